@@ -1,0 +1,150 @@
+//! The expression tree produced by the parser and consumed by the evaluator.
+//!
+//! The node kinds mirror `hclsyntax`'s expression types one for one
+//! (`ScopeTraversalExpr`, `RelativeTraversalExpr`, `IndexExpr`, `SplatExpr`,
+//! `TemplateWrapExpr`, ...) because several observable behaviours depend on
+//! which node the parser chose: a literal index such as `a[0]` becomes a
+//! traversal step, not an `IndexExpr`; `"${x}"` becomes a `TemplateWrap` that
+//! returns `x` unchanged; template directives are desugared into
+//! `Conditional` and `For` nodes, so their errors are those of the
+//! expressions they become.
+
+use crate::error::Span;
+use crate::value::Value;
+
+/// An expression together with the source range it was parsed from.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// A number, string (from a template with no interpolation is *not* this:
+    /// see `Template`), `true`, `false` or `null` literal. `null` is a null of
+    /// the dynamic pseudo-type.
+    Literal(Value),
+    /// `(expr)`: only keeps the range of the parentheses and stops the
+    /// expression from being read as a keyword (for example as an object key).
+    Parentheses(Box<Expr>),
+    /// A variable reference with its literal traversal steps: `a.b[0]["k"].0`.
+    ScopeTraversal { root: String, steps: Vec<Traverser> },
+    /// Literal traversal steps applied to the result of another expression:
+    /// `f(x).a[0]`, `(x).a`.
+    RelativeTraversal {
+        source: Box<Expr>,
+        steps: Vec<Traverser>,
+    },
+    /// `collection[key]` where `key` is not a literal.
+    Index { collection: Box<Expr>, key: Box<Expr> },
+    /// `name(args...)`; `name` includes any namespace (`provider::p::f`).
+    /// `expand_final` is set when the last argument is followed by `...`.
+    FunctionCall {
+        name: String,
+        args: Vec<Expr>,
+        expand_final: bool,
+    },
+    Conditional {
+        condition: Box<Expr>,
+        true_result: Box<Expr>,
+        false_result: Box<Expr>,
+    },
+    Unary { op: UnaryOp, operand: Box<Expr> },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `[a, b, c]`
+    TupleCons(Vec<Expr>),
+    /// `{ k = v, ... }` in source order; duplicate keys are detected at
+    /// evaluation time, as `ObjectConsExpr.Value` does.
+    ObjectCons(Vec<ObjectItem>),
+    For(Box<ForExpr>),
+    /// `source[*].each` and `source.*.each`. `each` is evaluated once per
+    /// element with `AnonSymbol` bound to that element.
+    Splat {
+        source: Box<Expr>,
+        each: Box<Expr>,
+    },
+    /// The element placeholder inside a splat's `each` expression.
+    AnonSymbol,
+    /// A template with literal and interpolated parts, evaluated to a string.
+    Template(Vec<Expr>),
+    /// The result of a `%{for}` directive: a tuple of strings joined together.
+    TemplateJoin(Box<Expr>),
+    /// A template consisting of exactly one interpolation and nothing else:
+    /// evaluates to the wrapped expression's value, whatever its type.
+    TemplateWrap(Box<Expr>),
+}
+
+/// One literal traversal step (`hcl.TraverseAttr` / `hcl.TraverseIndex`).
+#[derive(Clone, Debug)]
+pub enum Traverser {
+    Attr { name: String, span: Span },
+    /// The key is a known number or string literal (`[0]`, `["k"]`, `.0`).
+    Index { key: Value, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct ObjectItem {
+    pub key: ObjectKey,
+    pub value: Expr,
+}
+
+/// An object constructor key (`hclsyntax.ObjectConsKeyExpr`): a bare
+/// identifier or keyword is a literal name unless `force_non_literal`
+/// (the key was written in parentheses).
+#[derive(Clone, Debug)]
+pub struct ObjectKey {
+    pub expr: Expr,
+    pub force_non_literal: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ForExpr {
+    /// Empty when only a value variable is declared.
+    pub key_var: Option<String>,
+    pub value_var: String,
+    pub collection: Expr,
+    /// Present for the object form `{for ...: k => v}`.
+    pub key: Option<Expr>,
+    pub value: Expr,
+    pub condition: Option<Expr>,
+    /// `...` after the value in the object form.
+    pub group: bool,
+    /// The range of the `for` keyword through the end of the header, for
+    /// diagnostics.
+    pub open_span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Negate,
+    Not,
+}
+
+/// Binary operators, named as in `hclsyntax` (`OpLogicalOr`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Equal,
+    NotEqual,
+    GreaterThan,
+    GreaterThanOrEqual,
+    LessThan,
+    LessThanOrEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+}

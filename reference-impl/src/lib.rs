@@ -1,0 +1,29 @@
+//! hclspec's reference implementation of the Terraform expression language:
+//! HCL native-syntax expressions and templates evaluated with go-cty's
+//! types, conversions and operations.
+//!
+//! The pipeline is `parser` -> `ast` -> `eval`, with `value`, `types`,
+//! `convert` and `unify` modelling go-cty. Nothing in this crate runs tests
+//! or talks to other implementations.
+
+pub mod ast;
+pub mod error;
+pub mod number;
+pub mod types;
+pub mod value;
+
+pub use error::{Error, Phase, Pos, Span};
+pub use number::Number;
+pub use types::Type;
+pub use value::Value;
+
+/// The HCL behaviour profile to evaluate with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HclVersion {
+    /// HCL 2.14 (Terraform <= 1.11): `&&` and `||` never short-circuit.
+    V2_14,
+    /// HCL 2.24 (Terraform >= 1.12): `&&` and `||` short-circuit on a known
+    /// decisive operand.
+    #[default]
+    V2_24,
+}
