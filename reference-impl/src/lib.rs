@@ -7,10 +7,14 @@
 //! or talks to other implementations.
 
 pub mod ast;
+pub mod convert;
 pub mod error;
+pub mod json;
 pub mod number;
 pub mod types;
+pub mod unify;
 pub mod value;
+pub mod value_ops;
 
 pub use error::{Error, Phase, Pos, Span};
 pub use number::Number;
@@ -26,4 +30,28 @@ pub enum HclVersion {
     /// decisive operand.
     #[default]
     V2_24,
+}
+
+pub mod eval;
+pub mod functions;
+pub mod parser;
+
+/// Whether a source is an expression or a bare template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    Expression,
+    Template,
+}
+
+/// Parses and evaluates `source` in one step.
+pub fn evaluate_source(
+    kind: SourceKind,
+    source: &str,
+    ctx: &eval::Context,
+) -> Result<Value, Error> {
+    let expr = match kind {
+        SourceKind::Expression => parser::parse_expression(source)?,
+        SourceKind::Template => parser::parse_template(source)?,
+    };
+    eval::evaluate(&expr, ctx)
 }
