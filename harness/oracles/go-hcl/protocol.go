@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// Error phases reported in responses.
+const (
+	phaseRequest = "request"
+	phaseParse   = "parse"
+	phaseEval    = "eval"
+)
+
+// Request kinds.
+const (
+	kindExpression = "expression"
+	kindTemplate   = "template"
+)
+
+// sourceFilename names the single in-memory source in diagnostics.
+const sourceFilename = "case.hcl"
+
+// response is one protocol answer; exactly one outcome field is set.
+type response struct {
+	ID          json.RawMessage `json:"id"`
+	Result      *typedValueOut  `json:"result,omitempty"`
+	Error       *errorOut       `json:"error,omitempty"`
+	Unsupported string          `json:"unsupported,omitempty"`
+	// Crash is our extension: the evaluation panicked inside the Go
+	// libraries, which the harness must not confuse with an HCL error.
+	Crash string `json:"crash,omitempty"`
+}
+
+type errorOut struct {
+	Phase   string    `json:"phase"`
+	Summary string    `json:"summary"`
+	Detail  string    `json:"detail"`
+	Range   *rangeOut `json:"range,omitempty"`
+	// LibraryPanic is our extension: cty recovered a panic inside a function
+	// and turned it into this error. Its detail then ends in a Go stack trace,
+	// which we cut off because it differs from build to build.
+	LibraryPanic bool `json:"library_panic,omitempty"`
+}
+
+type rangeOut struct {
+	Start posOut `json:"start"`
+	End   posOut `json:"end"`
+}
+
+type posOut struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// request is a decoded, validated request line.
+type request struct {
+	kind   string
+	source string
+	scope  map[string]cty.Value
+}
+
+// evaluator holds what every request shares.
+type evaluator struct {
+	funcs map[string]function.Function
+}
+
+func newEvaluator() *evaluator {
+	return &evaluator{funcs: functions()}
+}
+
+// handleLine answers one request line. It never panics: malformed requests
+// become "request" errors and library panics become crash reports.
+func (ev *evaluator) handleLine(line []byte) *response {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		return requestError(nil, "request is not a JSON object: "+err.Error())
+	}
+	if fields == nil {
+		return requestError(nil, "request is not a JSON object")
+	}
+	id, ok := fields["id"]
+	if !ok {
+		return requestError(nil, "request has no id")
+	}
+	req, err := decodeRequest(fields)
+	if err != nil {
+		return requestError(id, err.Error())
+	}
+	return ev.evaluate(id, req)
+}
+
+// decodeRequest validates the fields of a request object. Unknown fields
+// (such as "hcl_version": this oracle is always HCL 2.14) are ignored.
+func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) {
+	// cty's type constructors panic on some inconsistent inputs; those are
+	// malformed requests, not oracle crashes.
+	defer func() {
+		if r := recover(); r != nil {
+			req, err = nil, fmt.Errorf("invalid request: %v", r)
+		}
+	}()
+
+	req = &request{scope: map[string]cty.Value{}}
+	if err := decodeStrict(fields["kind"], &req.kind); err != nil {
+		return nil, fmt.Errorf("invalid kind: %v", err)
+	}
+	if req.kind != kindExpression && req.kind != kindTemplate {
+		return nil, fmt.Errorf("kind must be %q or %q", kindExpression, kindTemplate)
+	}
+	if err := decodeStrict(fields["source"], &req.source); err != nil {
+		return nil, fmt.Errorf("invalid source: %v", err)
+	}
+
+	if raw, ok := fields["scope"]; ok && !isJSONNull(raw) {
+		var scope map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &scope); err != nil {
+			return nil, fmt.Errorf("scope must be an object: %v", err)
+		}
+		// Sorted, so that the first bad variable reported is always the same.
+		names := make([]string, 0, len(scope))
+		for name := range scope {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			val, err := decodeTypedValue(scope[name])
+			if err != nil {
+				return nil, fmt.Errorf("scope variable %q: %v", name, err)
+			}
+			req.scope[name] = val
+		}
+	}
+	return req, nil
+}
+
+// evaluate parses and evaluates one request with the real libraries.
+func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "go-hcl-oracle: panic while evaluating request %s: %v\n%s", id, r, debug.Stack())
+			text := fmt.Sprint(r)
+			if text == "" { // an empty crash field would vanish from the JSON
+				text = "panic with an empty value"
+			}
+			resp = &response{ID: id, Crash: text}
+		}
+	}()
+
+	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
+	var expr hclsyntax.Expression
+	var diags hcl.Diagnostics
+	if req.kind == kindTemplate {
+		expr, diags = hclsyntax.ParseTemplate([]byte(req.source), sourceFilename, start)
+	} else {
+		expr, diags = hclsyntax.ParseExpression([]byte(req.source), sourceFilename, start)
+	}
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	}
+
+	ctx := &hcl.EvalContext{Variables: req.scope, Functions: ev.funcs}
+	val, diags := expr.Value(ctx)
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phaseEval, d)}
+	}
+
+	out, err := encodeTypedValue(val)
+	if err != nil {
+		var unsupported *unsupportedError
+		if errors.As(err, &unsupported) {
+			return &response{ID: id, Unsupported: unsupported.Error()}
+		}
+		panic(err) // an encoder bug; reported as a crash above
+	}
+	return &response{ID: id, Result: out}
+}
+
+// firstError returns the first error diagnostic; warnings never count.
+func firstError(diags hcl.Diagnostics) *hcl.Diagnostic {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			return d
+		}
+	}
+	return nil
+}
+
+func diagnosticError(phase string, d *hcl.Diagnostic) *errorOut {
+	out := &errorOut{Phase: phase, Summary: d.Summary}
+	out.Detail, out.LibraryPanic = cutPanicStack(d.Detail)
+	if d.Subject != nil {
+		out.Range = &rangeOut{Start: toPosOut(d.Subject.Start), End: toPosOut(d.Subject.End)}
+	}
+	return out
+}
+
+// Markers of the text of cty's function.PanicError: its message, then the
+// stack trace from runtime/debug.Stack.
+const (
+	libraryPanicMarker = "panic in function implementation: "
+	stackTraceMarker   = "\ngoroutine "
+)
+
+// cutPanicStack removes the stack trace from a detail that reports a panic
+// recovered by cty, keeping the sentence's final full stop.
+func cutPanicStack(detail string) (string, bool) {
+	at := strings.Index(detail, libraryPanicMarker)
+	if at < 0 {
+		return detail, false
+	}
+	stack := strings.Index(detail[at:], stackTraceMarker)
+	if stack < 0 {
+		return detail, true
+	}
+	cut := detail[:at+stack]
+	if strings.HasSuffix(detail, ".") {
+		cut += "."
+	}
+	return cut, true
+}
+
+func toPosOut(p hcl.Pos) posOut {
+	return posOut{Line: p.Line, Column: p.Column, Byte: p.Byte}
+}
+
+func requestError(id json.RawMessage, summary string) *response {
+	return &response{ID: id, Error: &errorOut{Phase: phaseRequest, Summary: summary}}
+}
+
+// encode renders the response as one line of JSON. HTML escaping is off so
+// that strings read the same as cty's own JSON.
+func (r *response) encode() []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		// Only a broken raw value could get here; report it rather than die.
+		fallback, _ := json.Marshal(&response{ID: r.ID, Crash: "cannot encode response: " + err.Error()})
+		return fallback
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// decodeStrict decodes a required JSON field, rejecting absence and null.
+func decodeStrict(raw json.RawMessage, into interface{}) error {
+	if raw == nil || isJSONNull(raw) {
+		return errors.New("missing")
+	}
+	return json.Unmarshal(raw, into)
+}
+
+func isJSONNull(raw json.RawMessage) bool {
+	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+}
