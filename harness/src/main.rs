@@ -1,1 +1,121 @@
-fn main() {}
+//! `hclspec`: serve the reference implementation over the engine protocol,
+//! and manage the conformance corpus against the Go oracle.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use hclspec::protocol::Version;
+
+mod cli;
+
+#[derive(Parser)]
+#[command(
+    name = "hclspec",
+    version,
+    about = "Terraform expression language conformance suite"
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Answer protocol requests (one JSON line each) on stdin with the
+    /// reference implementation.
+    Serve {
+        /// The HCL version for requests that name none.
+        #[arg(long, default_value = "2.24", value_parser = parse_version)]
+        hcl_version: Version,
+    },
+    /// Print every case that applies to a version as one JSON line.
+    Export {
+        #[arg(long, value_parser = parse_version)]
+        hcl_version: Version,
+        #[command(flatten)]
+        corpus: cli::CorpusArgs,
+    },
+    /// Count cases per area and per seed document section.
+    Stats {
+        #[command(flatten)]
+        corpus: cli::CorpusArgs,
+    },
+    /// Check every recorded 2.14 expectation against the Go oracle.
+    Verify {
+        #[command(flatten)]
+        oracle: cli::OracleArgs,
+        #[command(flatten)]
+        corpus: cli::CorpusArgs,
+    },
+    /// Ask the Go oracle for the cases of FILEs that have no expectation
+    /// and write the answers into the files.
+    Record {
+        #[command(flatten)]
+        oracle: cli::OracleArgs,
+        /// Ask again for cases that already have an expectation.
+        #[arg(long)]
+        force: bool,
+        /// Case files to update.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Rewrite case files in the corpus layout (default: every case file).
+    Fmt {
+        /// Only report files that are not in the layout (exit 1 if any).
+        #[arg(long)]
+        check: bool,
+        /// The corpus directory (default: $HCLSPEC_CORPUS, else the nearest
+        /// `spec-tests` folder).
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Case files (default: the whole corpus).
+        files: Vec<PathBuf>,
+    },
+}
+
+fn parse_version(s: &str) -> Result<Version, String> {
+    s.parse()
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Serve { hcl_version } => hclspec::serve::serve_stdio(hcl_version)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(anyhow::Error::from),
+        Command::Export {
+            hcl_version,
+            corpus,
+        } => cli::export(&corpus, hcl_version),
+        Command::Stats { corpus } => cli::stats(&corpus),
+        Command::Verify { oracle, corpus } => cli::verify(&oracle, &corpus),
+        Command::Record {
+            oracle,
+            force,
+            files,
+        } => cli::record(&oracle, force, &files),
+        Command::Fmt {
+            check,
+            corpus,
+            files,
+        } => cli::fmt(corpus.as_deref(), check, &files),
+    };
+    match result {
+        Ok(code) => code,
+        // A closed pipe (`hclspec export | head`) is the reader's choice.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hclspec: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -35,7 +35,10 @@ pub enum ExprKind {
     /// expression from being read as a keyword (for example as an object key).
     Parentheses(Box<Expr>),
     /// A variable reference with its literal traversal steps: `a.b[0]["k"].0`.
-    ScopeTraversal { root: String, steps: Vec<Traverser> },
+    ScopeTraversal {
+        root: String,
+        steps: Vec<Traverser>,
+    },
     /// Literal traversal steps applied to the result of another expression:
     /// `f(x).a[0]`, `(x).a`.
     RelativeTraversal {
@@ -43,7 +46,10 @@ pub enum ExprKind {
         steps: Vec<Traverser>,
     },
     /// `collection[key]` where `key` is not a literal.
-    Index { collection: Box<Expr>, key: Box<Expr> },
+    Index {
+        collection: Box<Expr>,
+        key: Box<Expr>,
+    },
     /// `name(args...)`; `name` includes any namespace (`provider::p::f`).
     /// `expand_final` is set when the last argument is followed by `...`.
     FunctionCall {
@@ -56,7 +62,10 @@ pub enum ExprKind {
         true_result: Box<Expr>,
         false_result: Box<Expr>,
     },
-    Unary { op: UnaryOp, operand: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
     Binary {
         op: BinaryOp,
         lhs: Box<Expr>,
@@ -88,9 +97,15 @@ pub enum ExprKind {
 /// One literal traversal step (`hcl.TraverseAttr` / `hcl.TraverseIndex`).
 #[derive(Clone, Debug)]
 pub enum Traverser {
-    Attr { name: String, span: Span },
+    Attr {
+        name: String,
+        span: Span,
+    },
     /// The key is a known number or string literal (`[0]`, `["k"]`, `.0`).
-    Index { key: Value, span: Span },
+    Index {
+        key: Value,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]

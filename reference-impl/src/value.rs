@@ -1,17 +1,32 @@
 //! cty values: known, null or unknown, of every type.
 
+mod quote;
+mod set;
+
 use std::collections::BTreeMap;
+
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 use crate::number::Number;
 use crate::types::Type;
+
+pub use quote::{go_quote, is_print};
+pub(crate) use set::contains as set_contains;
+
+/// The deepest nesting of values (and types) the entry points accept
+/// (JSON decoding); the recursive walks over values in this crate rely on
+/// values never being deeper than this plus what an expression can add.
+pub const MAX_VALUE_DEPTH: usize = 256;
 
 /// A cty value.
 ///
 /// Invariants (kept by the constructors in this module, assumed everywhere
 /// else):
-/// - strings are NFC-normalized, as `cty.StringVal` does;
+/// - strings, object attribute names and map keys are NFC-normalized, as
+///   `cty.StringVal`, `cty.ObjectVal` and `cty.MapVal` do;
 /// - a `List`, `Set` or `Map` holds only elements whose type conforms
-///   to `elem` (elements may be null or unknown of that type);
+///   to `elem`, and its null and unknown elements have exactly type `elem`
+///   (cty stores them untyped);
 /// - a `Set` holds no two equal known elements and keeps them in cty's set
 ///   iteration order (`set_internals.go`);
 /// - `Null(t)` and `Unknown(t)` are the only values of type `Dynamic` and
@@ -23,8 +38,14 @@ pub enum Value {
     Bool(bool),
     Number(Number),
     String(String),
-    List { elem: Type, items: Vec<Value> },
-    Set { elem: Type, items: Vec<Value> },
+    List {
+        elem: Type,
+        items: Vec<Value>,
+    },
+    Set {
+        elem: Type,
+        items: Vec<Value>,
+    },
     Map {
         elem: Type,
         items: BTreeMap<String, Value>,
@@ -34,46 +55,124 @@ pub enum Value {
 }
 
 /// A step in a path into a value: an attribute name, a map key or a
-/// list/tuple index, as in the protocol's unknown paths.
+/// list/tuple index (for sets, the position in cty's set order), as in the
+/// protocol's unknown paths.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PathStep {
     Key(String),
     Index(u64),
 }
 
-/// API contract (bodies owned by the value-model author).
+/// `cty.NormalizeString`: Unicode NFC.
+pub fn normalize_string(s: String) -> String {
+    if is_nfc_quick(s.chars()) == IsNormalized::Yes {
+        s
+    } else {
+        s.nfc().collect()
+    }
+}
+
 impl Value {
     /// `cty.StringVal`: NFC-normalizes.
-    pub fn string(_s: impl Into<String>) -> Value {
-        todo!()
+    pub fn string(s: impl Into<String>) -> Value {
+        Value::String(normalize_string(s.into()))
     }
     pub fn number(n: Number) -> Value {
         Value::Number(n)
     }
+    /// `cty.NumberIntVal`.
+    pub fn int(n: i64) -> Value {
+        Value::Number(Number::from_i64(n))
+    }
+    pub fn bool(b: bool) -> Value {
+        Value::Bool(b)
+    }
+    /// `cty.NullVal(ty)`.
+    pub fn null(ty: Type) -> Value {
+        Value::Null(ty)
+    }
+    /// `cty.UnknownVal(ty)`.
+    pub fn unknown(ty: Type) -> Value {
+        Value::Unknown(ty)
+    }
     /// `cty.ListVal` / `cty.ListValEmpty`; the caller guarantees every item
     /// conforms to `elem`.
     pub fn list(elem: Type, items: Vec<Value>) -> Value {
+        let items = items.into_iter().map(|v| fit_element(&elem, v)).collect();
         Value::List { elem, items }
     }
-    /// `cty.SetVal`: removes duplicates and orders as cty's set does.
-    pub fn set(_elem: Type, _items: Vec<Value>) -> Value {
-        todo!()
+    /// `cty.SetVal` / `cty.SetValEmpty`: removes duplicates and orders as
+    /// cty's set does; the caller guarantees every item conforms to `elem`.
+    pub fn set(elem: Type, items: Vec<Value>) -> Value {
+        let items = items.into_iter().map(|v| fit_element(&elem, v)).collect();
+        let items = set::build(&elem, items);
+        Value::Set { elem, items }
     }
+    /// `cty.MapVal` / `cty.MapValEmpty`: NFC-normalizes the keys; the caller
+    /// guarantees every item conforms to `elem`.
     pub fn map(elem: Type, items: BTreeMap<String, Value>) -> Value {
+        let items = items
+            .into_iter()
+            .map(|(k, v)| (normalize_string(k), fit_element(&elem, v)))
+            .collect();
         Value::Map { elem, items }
     }
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(items)
     }
+    /// `cty.ObjectVal`: NFC-normalizes the attribute names.
     pub fn object(attrs: BTreeMap<String, Value>) -> Value {
-        Value::Object(attrs)
+        if attrs
+            .keys()
+            .all(|k| is_nfc_quick(k.chars()) == IsNormalized::Yes)
+        {
+            return Value::Object(attrs);
+        }
+        Value::Object(
+            attrs
+                .into_iter()
+                .map(|(k, v)| (normalize_string(k), v))
+                .collect(),
+        )
     }
     /// `cty.DynamicVal`.
     pub fn dynamic_unknown() -> Value {
         Value::Unknown(Type::Dynamic)
     }
+
+    /// `cty.ListVal(items)`: the element type is that of the first item
+    /// not of the dynamic type. `None` when `items` is empty or the types
+    /// differ (`cty.CanListVal` is false).
+    pub fn list_of(items: Vec<Value>) -> Option<Value> {
+        let elem = common_element_type(&items)?;
+        Some(Value::list(elem, items))
+    }
+    /// `cty.SetVal(items)`, with the same rules as [`Value::list_of`].
+    pub fn set_of(items: Vec<Value>) -> Option<Value> {
+        let elem = common_element_type(&items)?;
+        Some(Value::set(elem, items))
+    }
+    /// `cty.MapVal(items)`, with the same rules as [`Value::list_of`].
+    pub fn map_of(items: BTreeMap<String, Value>) -> Option<Value> {
+        let values: Vec<&Value> = items.values().collect();
+        let elem = common_element_type_refs(&values)?;
+        Some(Value::map(elem, items))
+    }
+
     pub fn ty(&self) -> Type {
-        todo!()
+        match self {
+            Value::Null(t) | Value::Unknown(t) => t.clone(),
+            Value::Bool(_) => Type::Bool,
+            Value::Number(_) => Type::Number,
+            Value::String(_) => Type::String,
+            Value::List { elem, .. } => Type::list(elem.clone()),
+            Value::Set { elem, .. } => Type::set(elem.clone()),
+            Value::Map { elem, .. } => Type::map(elem.clone()),
+            Value::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
+            Value::Object(attrs) => {
+                Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect())
+            }
+        }
     }
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null(_))
@@ -84,26 +183,333 @@ impl Value {
     }
     /// `cty.Value.IsWhollyKnown`: no unknown anywhere inside.
     pub fn is_wholly_known(&self) -> bool {
-        todo!()
+        match self {
+            Value::Unknown(_) => false,
+            _ => self.children().all(Value::is_wholly_known),
+        }
     }
+    /// `cty.Value.HasWhollyKnownType`: no unknown of a type with dynamic
+    /// parts anywhere inside.
+    pub fn has_wholly_known_type(&self) -> bool {
+        match self {
+            Value::Null(_) => true,
+            Value::Unknown(t) => !t.has_dynamic_types(),
+            _ => self.children().all(Value::has_wholly_known_type),
+        }
+    }
+
     /// `cty.Value.RawEquals`: same type and same value, unknowns and nulls
     /// compared structurally. Used to compare results, never by operators.
-    pub fn raw_equals(&self, _other: &Value) -> bool {
-        todo!()
+    pub fn raw_equals(&self, other: &Value) -> bool {
+        if self.ty() != other.ty() {
+            return false;
+        }
+        self.raw_equals_same_type(other)
     }
+
+    /// `RawEquals` once the types are known to be equal.
+    pub(crate) fn raw_equals_same_type(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Unknown(_), Value::Unknown(_)) | (Value::Null(_), Value::Null(_)) => true,
+            (Value::Unknown(_), _) | (_, Value::Unknown(_)) => false,
+            (Value::Null(_), _) | (_, Value::Null(_)) => false,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a.cty_equals(b),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::List { items: a, .. }, Value::List { items: b, .. })
+            | (Value::Set { items: a, .. }, Value::Set { items: b, .. })
+            | (Value::Tuple(a), Value::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.raw_equals_same_type(y))
+            }
+            (Value::Map { items: a, .. }, Value::Map { items: b, .. })
+            | (Value::Object(a), Value::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(k, x)| b.get(k).is_some_and(|y| x.raw_equals_same_type(y)))
+            }
+            _ => false,
+        }
+    }
+
     /// `cty.Value.ElementIterator` over a list, set, map, tuple or object:
     /// (key, element) pairs in cty's order. Keys are numbers for sequences,
     /// strings for maps and objects, and the element itself for sets.
+    /// Empty for any other value, and for null or unknown values (which cty
+    /// refuses to iterate).
     pub fn elements(&self) -> Vec<(Value, Value)> {
-        todo!()
+        match self {
+            Value::List { items, .. } | Value::Tuple(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (Value::int(i as i64), v.clone()))
+                .collect(),
+            Value::Set { items, .. } => items.iter().map(|v| (v.clone(), v.clone())).collect(),
+            Value::Map { items, .. } | Value::Object(items) => items
+                .iter()
+                .map(|(k, v)| (Value::String(k.clone()), v.clone()))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
+
+    /// The element values of a known collection or structural value in
+    /// cty's iteration order, without keys (`cty.Value.AsValueSlice`).
+    pub fn element_values(&self) -> Vec<&Value> {
+        self.children().collect()
+    }
+
     /// `cty.Value.LengthInt` for a known collection or structural value.
+    /// Tuples and objects report their type's length even when null or
+    /// unknown; other null or unknown values report 0 (cty panics). A set
+    /// counts each unknown element separately, as cty does.
     pub fn length(&self) -> usize {
-        todo!()
+        match self {
+            Value::Null(Type::Tuple(t)) | Value::Unknown(Type::Tuple(t)) => t.len(),
+            Value::Null(Type::Object(t)) | Value::Unknown(Type::Object(t)) => t.len(),
+            Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
+                items.len()
+            }
+            Value::Map { items, .. } | Value::Object(items) => items.len(),
+            _ => 0,
+        }
     }
+
+    /// `cty.Value.Length` as a value: a number, or an unknown number for an
+    /// unknown collection and for a set holding more than one element when
+    /// any of them is not wholly known. `None` where cty panics (null
+    /// collections, non-collections).
+    pub fn length_value(&self) -> Option<Value> {
+        let ty = self.ty();
+        if let Type::Tuple(elems) = &ty {
+            return Some(Value::int(elems.len() as i64));
+        }
+        if !self.is_known() {
+            return Some(Value::Unknown(Type::Number));
+        }
+        match self {
+            Value::Set { items, .. } => {
+                if items.len() == 1 || self.is_wholly_known() {
+                    Some(Value::int(items.len() as i64))
+                } else {
+                    Some(Value::Unknown(Type::Number))
+                }
+            }
+            Value::List { .. } | Value::Map { .. } | Value::Object(_) => {
+                Some(Value::int(self.length() as i64))
+            }
+            _ => None,
+        }
+    }
+
     /// The paths of all unknown values inside this value (`[]` for a wholly
-    /// unknown value), in a deterministic order.
+    /// unknown value), in cty's iteration order.
     pub fn unknown_paths(&self) -> Vec<Vec<PathStep>> {
-        todo!()
+        let mut out = Vec::new();
+        let mut path = Vec::new();
+        collect_unknown_paths(self, &mut path, &mut out);
+        out
+    }
+
+    /// The string of a known string value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// The bool of a known bool value.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    /// The number of a known number value.
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// `cty.Value.GetAttr`: the attribute of an object value. A dynamic
+    /// value gives `cty.DynamicVal`; an unknown object an unknown of the
+    /// attribute's type; a null object a null of it (as cty's raw lookup
+    /// does). `None` when this is not an object or has no such attribute.
+    pub fn get_attr(&self, name: &str) -> Option<Value> {
+        match self {
+            Value::Null(Type::Dynamic) | Value::Unknown(Type::Dynamic) => {
+                Some(Value::dynamic_unknown())
+            }
+            Value::Object(attrs) => attrs.get(name).cloned(),
+            Value::Null(Type::Object(atys)) => atys.get(name).cloned().map(Value::Null),
+            Value::Unknown(Type::Object(atys)) => atys.get(name).cloned().map(Value::Unknown),
+            _ => None,
+        }
+    }
+
+    /// `cty.Value.Index` on a list, map or tuple: the element at `key`
+    /// (a number for lists and tuples, a string for maps). Unknown keys or
+    /// collections give unknowns as cty does. `None` where cty would panic
+    /// or the element does not exist (check [`Value::has_index`] first).
+    pub fn index(&self, key: &Value) -> Option<Value> {
+        let ty = self.ty();
+        if ty == Type::Dynamic {
+            return Some(Value::dynamic_unknown());
+        }
+        match &ty {
+            Type::List(elem) | Type::Map(elem) => {
+                let want_key = if ty.is_list() {
+                    Type::Number
+                } else {
+                    Type::String
+                };
+                let key_ty = key.ty();
+                if key_ty == Type::Dynamic || (key_ty == want_key && !key.is_known()) {
+                    return Some(Value::Unknown((**elem).clone()));
+                }
+                if key_ty != want_key {
+                    return None;
+                }
+                match self {
+                    Value::Unknown(_) => Some(Value::Unknown((**elem).clone())),
+                    Value::List { items, .. } => {
+                        let i = key.as_number()?.to_i64_exact()?;
+                        items.get(usize::try_from(i).ok()?).cloned()
+                    }
+                    Value::Map { items, .. } => items.get(key.as_str()?).cloned(),
+                    _ => None,
+                }
+            }
+            Type::Tuple(etys) => {
+                let key_ty = key.ty();
+                if key_ty == Type::Dynamic || (key_ty == Type::Number && !key.is_known()) {
+                    return Some(Value::dynamic_unknown());
+                }
+                let i = usize::try_from(key.as_number()?.to_i64_exact()?).ok()?;
+                match self {
+                    Value::Unknown(_) => etys.get(i).cloned().map(Value::Unknown),
+                    Value::Tuple(items) => items.get(i).cloned(),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `cty.Value.HasIndex` on a list, map or tuple: a bool, or an unknown
+    /// bool. `None` for other types (cty panics).
+    pub fn has_index(&self, key: &Value) -> Option<Value> {
+        let ty = self.ty();
+        let key_ty = key.ty();
+        let unknown = Some(Value::Unknown(Type::Bool));
+        let int_key = || {
+            key.as_number()
+                .and_then(Number::to_i64_exact)
+                .and_then(|i| usize::try_from(i).ok())
+        };
+        match &ty {
+            Type::Dynamic => unknown,
+            Type::List(_) | Type::Tuple(_) => {
+                if key_ty == Type::Dynamic {
+                    return unknown;
+                }
+                if key_ty != Type::Number {
+                    return Some(Value::Bool(false));
+                }
+                if !key.is_known() || (ty.is_list() && !self.is_known()) {
+                    return unknown;
+                }
+                let Some(i) = int_key() else {
+                    return Some(Value::Bool(false));
+                };
+                Some(Value::Bool(i < self.length()))
+            }
+            Type::Map(_) => {
+                if key_ty == Type::Dynamic {
+                    return unknown;
+                }
+                if key_ty != Type::String {
+                    return Some(Value::Bool(false));
+                }
+                if !key.is_known() || !self.is_known() {
+                    return unknown;
+                }
+                match (self, key) {
+                    (Value::Map { items, .. }, Value::String(k)) => {
+                        Some(Value::Bool(items.contains_key(k)))
+                    }
+                    _ => Some(Value::Bool(false)),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The direct element values of a known collection or structural value.
+    fn children(&self) -> Box<dyn Iterator<Item = &Value> + '_> {
+        match self {
+            Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
+                Box::new(items.iter())
+            }
+            Value::Map { items, .. } | Value::Object(items) => Box::new(items.values()),
+            _ => Box::new(std::iter::empty()),
+        }
     }
 }
+
+/// Gives a null or unknown element the collection's element type, as cty's
+/// untyped storage of collection elements does.
+fn fit_element(elem: &Type, v: Value) -> Value {
+    match v {
+        Value::Null(t) if t != *elem => Value::Null(elem.clone()),
+        Value::Unknown(t) if t != *elem => Value::Unknown(elem.clone()),
+        v => v,
+    }
+}
+
+/// cty's element type rule for `ListVal`/`SetVal`/`MapVal`.
+fn common_element_type(items: &[Value]) -> Option<Type> {
+    let refs: Vec<&Value> = items.iter().collect();
+    common_element_type_refs(&refs)
+}
+
+fn common_element_type_refs(items: &[&Value]) -> Option<Type> {
+    if items.is_empty() {
+        return None;
+    }
+    let mut elem = Type::Dynamic;
+    for v in items {
+        let t = v.ty();
+        if elem == Type::Dynamic {
+            elem = t;
+        } else if t != Type::Dynamic && t != elem {
+            return None;
+        }
+    }
+    Some(elem)
+}
+
+fn collect_unknown_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    match v {
+        Value::Unknown(_) => out.push(path.clone()),
+        Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(PathStep::Index(i as u64));
+                collect_unknown_paths(item, path, out);
+                path.pop();
+            }
+        }
+        Value::Map { items, .. } | Value::Object(items) => {
+            for (k, item) in items {
+                path.push(PathStep::Key(k.clone()));
+                collect_unknown_paths(item, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,359 @@
 //! Built-in functions, modelled on cty's `function.Function`.
+//!
+//! A [`Function`] declares its positional parameters, an optional variadic
+//! parameter, a return-type function and an implementation. [`Function::call`]
+//! applies cty's generic rules before the implementation runs: null
+//! arguments are rejected unless allowed, an unknown argument whose
+//! parameter does not accept unknowns makes the result unknown of the return
+//! type, and an argument of the dynamic pseudo-type short-circuits type
+//! checking unless the parameter accepts it.
+//!
+//! Arguments reach `call` already converted to the parameter types: the
+//! caller (HCL's function call expression, or an operator) converts them.
+
+mod case_table;
+mod core;
+pub(crate) mod operators;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::types::Type;
+use crate::value::Value;
+
+/// One parameter of a function (`function.Parameter`).
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    /// The type arguments are converted to before the call; `Dynamic`
+    /// accepts any value unchanged.
+    pub ty: Type,
+    pub allow_null: bool,
+    pub allow_unknown: bool,
+    pub allow_dynamic_type: bool,
+}
+
+impl Param {
+    /// A parameter that accepts neither nulls, unknowns nor dynamic-typed
+    /// values.
+    pub fn new(name: &'static str, ty: Type) -> Param {
+        Param {
+            name,
+            ty,
+            allow_null: false,
+            allow_unknown: false,
+            allow_dynamic_type: false,
+        }
+    }
+
+    pub fn allow_null(mut self) -> Param {
+        self.allow_null = true;
+        self
+    }
+
+    pub fn allow_unknown(mut self) -> Param {
+        self.allow_unknown = true;
+        self
+    }
+
+    pub fn allow_dynamic_type(mut self) -> Param {
+        self.allow_dynamic_type = true;
+        self
+    }
+}
+
+/// Why a call failed: an error about one argument (`function.ArgError`,
+/// `index` counts all arguments, positional then variadic) or about the
+/// call as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallError {
+    Arg { index: usize, message: String },
+    General(String),
+}
+
+impl CallError {
+    pub fn arg(index: usize, message: impl Into<String>) -> CallError {
+        CallError::Arg {
+            index,
+            message: message.into(),
+        }
+    }
+
+    pub fn general(message: impl Into<String>) -> CallError {
+        CallError::General(message.into())
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            CallError::Arg { message, .. } | CallError::General(message) => message,
+        }
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// Computes the return type from the arguments (which may be unknown).
+pub type TypeFn = Box<dyn Fn(&[Value]) -> Result<Type, CallError> + Send + Sync>;
+
+/// Computes the result; receives the arguments and the return type the
+/// type function chose.
+pub type ImplFn = Box<dyn Fn(&[Value], &Type) -> Result<Value, CallError> + Send + Sync>;
+
+/// A function: `function.Spec` plus its name.
+pub struct Function {
+    pub name: &'static str,
+    pub params: Vec<Param>,
+    pub var_param: Option<Param>,
+    pub return_type: TypeFn,
+    pub implementation: ImplFn,
+}
+
+impl fmt::Debug for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &self.name)
+            .field("params", &self.params)
+            .field("var_param", &self.var_param)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A return-type function that ignores its arguments
+/// (`function.StaticReturnType`).
+pub fn static_return_type(ty: Type) -> TypeFn {
+    Box::new(move |_| Ok(ty.clone()))
+}
+
+impl Function {
+    /// The parameter that receives argument `index`, if any.
+    pub fn param_for(&self, index: usize) -> Option<&Param> {
+        self.params.get(index).or(self.var_param.as_ref())
+    }
+
+    /// Mirrors `function.Function.ReturnTypeForValues`.
+    pub fn return_type_for_values(&self, args: &[Value]) -> Result<Type, CallError> {
+        let n_params = self.params.len();
+        match &self.var_param {
+            None if args.len() != n_params => {
+                return Err(CallError::general(format!(
+                    "wrong number of arguments ({n_params} required; {} given)",
+                    args.len()
+                )));
+            }
+            Some(_) if args.len() < n_params => {
+                return Err(CallError::general(format!(
+                    "wrong number of arguments (at least {n_params} required; {} given)",
+                    args.len()
+                )));
+            }
+            _ => {}
+        }
+
+        for (i, (param, arg)) in self.params.iter().zip(args).enumerate() {
+            if let Some(early) = check_arg(param, arg, i)? {
+                return Ok(early);
+            }
+        }
+        if let Some(param) = &self.var_param {
+            for (i, arg) in args[n_params..].iter().enumerate() {
+                if arg.is_null() && !param.allow_null {
+                    return Err(CallError::arg(n_params + i, NULL_ARGUMENT));
+                }
+                // cty reports a variadic conformance failure with the index
+                // counted within the variadic arguments only; kept as is.
+                if let Some(early) = check_arg_type(param, arg, i)? {
+                    return Ok(early);
+                }
+            }
+        }
+        (self.return_type)(args)
+    }
+
+    /// Mirrors `function.Function.Call`.
+    pub fn call(&self, args: &[Value]) -> Result<Value, CallError> {
+        let expected = self.return_type_for_values(args)?;
+        let n_params = self.params.len();
+        for (param, arg) in self.params.iter().zip(args) {
+            if !arg.is_known() && !param.allow_unknown {
+                return Ok(Value::Unknown(expected));
+            }
+        }
+        if let Some(param) = &self.var_param {
+            if !param.allow_unknown && args[n_params..].iter().any(|a| !a.is_known()) {
+                return Ok(Value::Unknown(expected));
+            }
+        }
+        (self.implementation)(args, &expected)
+    }
+}
+
+/// The built-in function named `name`.
+pub fn lookup(name: &str) -> Option<&'static Function> {
+    registry().get(name)
+}
+
+/// The names of all built-in functions, sorted.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    registry().keys().copied()
+}
+
+const NULL_ARGUMENT: &str = "argument must not be null";
+
+fn registry() -> &'static BTreeMap<&'static str, Function> {
+    static REGISTRY: OnceLock<BTreeMap<&'static str, Function>> = OnceLock::new();
+    REGISTRY.get_or_init(|| core::functions().into_iter().map(|f| (f.name, f)).collect())
+}
+
+/// The null and type checks `ReturnTypeForValues` applies to a positional
+/// argument. `Ok(Some(ty))` ends type checking early with that type.
+fn check_arg(param: &Param, arg: &Value, index: usize) -> Result<Option<Type>, CallError> {
+    if arg.is_null() && !param.allow_null {
+        return Err(CallError::arg(index, NULL_ARGUMENT));
+    }
+    check_arg_type(param, arg, index)
+}
+
+fn check_arg_type(param: &Param, arg: &Value, index: usize) -> Result<Option<Type>, CallError> {
+    let ty = arg.ty();
+    if ty == Type::Dynamic {
+        if !param.allow_dynamic_type {
+            return Ok(Some(Type::Dynamic));
+        }
+    } else if let Err(message) = test_conformance(&ty, &param.ty) {
+        return Err(CallError::arg(index, message));
+    }
+    Ok(None)
+}
+
+/// Mirrors `cty.Type.TestConformance`, reporting the first mismatch only.
+pub(crate) fn test_conformance(given: &Type, want: &Type) -> Result<(), String> {
+    match (given, want) {
+        (_, Type::Dynamic) => Ok(()),
+        _ if given == want => Ok(()),
+        (Type::Object(g), Type::Object(w)) => {
+            if let Some(k) = g.keys().find(|k| !w.contains_key(*k)) {
+                return Err(format!("unsupported attribute {k:?}"));
+            }
+            if let Some(k) = w.keys().find(|k| !g.contains_key(*k)) {
+                return Err(format!("missing required attribute {k:?}"));
+            }
+            for (k, wt) in w {
+                test_conformance(&g[k], wt)?;
+            }
+            Ok(())
+        }
+        (Type::Tuple(g), Type::Tuple(w)) => {
+            if g.len() != w.len() {
+                return Err(format!(
+                    "{} elements are required, but got {}",
+                    w.len(),
+                    g.len()
+                ));
+            }
+            for (gt, wt) in g.iter().zip(w) {
+                test_conformance(gt, wt)?;
+            }
+            Ok(())
+        }
+        (Type::List(g), Type::List(w))
+        | (Type::Set(g), Type::Set(w))
+        | (Type::Map(g), Type::Map(w)) => test_conformance(g, w),
+        _ => Err(format!(
+            "{} required, but received {}",
+            want.friendly_name(),
+            given.friendly_name()
+        )),
+    }
+}
+
+/// `cty.Value.Length`: the length as a number value, unknown when it cannot
+/// be known (an unknown collection, or a set whose unknown elements might
+/// coalesce with others).
+pub(crate) fn length_value(value: &Value) -> Value {
+    use crate::number::Number;
+    if let Type::Tuple(elems) = value.ty() {
+        return Value::number(Number::from_u64(elems.len() as u64));
+    }
+    if !value.is_known() {
+        return Value::Unknown(Type::Number);
+    }
+    if let Value::Set { items, .. } = value {
+        if items.len() != 1 && !value.is_wholly_known() {
+            return Value::Unknown(Type::Number);
+        }
+    }
+    Value::number(Number::from_u64(value.length() as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lookup, operators, CallError};
+    use crate::ast::BinaryOp;
+    use crate::number::Number;
+    use crate::types::Type;
+    use crate::value::Value;
+
+    fn num(i: i64) -> Value {
+        Value::number(Number::from_i64(i))
+    }
+
+    fn render(result: Result<Value, CallError>) -> String {
+        match result {
+            Ok(v) => crate::eval::test_support::value(&v),
+            Err(CallError::Arg { index, message }) => format!("arg {index}: {message}"),
+            Err(CallError::General(message)) => format!("error: {message}"),
+        }
+    }
+
+    // Expected outcomes checked against go-cty 1.12.1's `Function.Call`.
+    #[test]
+    fn call_rules() {
+        let upper = lookup("upper").unwrap();
+        let max = lookup("max").unwrap();
+        let concat = lookup("concat").unwrap();
+        let add = operators::binary(BinaryOp::Add);
+        let and = operators::binary(BinaryOp::And);
+        let equal = operators::binary(BinaryOp::Equal);
+        let rows: Vec<(Result<Value, CallError>, &str)> = vec![
+            (
+                upper.call(&[Value::string("a"), Value::string("b")]),
+                "error: wrong number of arguments (1 required; 2 given)",
+            ),
+            (
+                max.call(&[Value::Unknown(Type::Number), Value::Null(Type::Number)]),
+                "arg 1: argument must not be null",
+            ),
+            (
+                max.call(&[Value::Unknown(Type::Number), num(1)]),
+                "unknown(number)",
+            ),
+            (
+                add.call(&[Value::Null(Type::Dynamic), num(1)]),
+                "arg 0: argument must not be null",
+            ),
+            (upper.call(&[Value::dynamic_unknown()]), "unknown(string)"),
+            (
+                upper.call(&[num(1)]),
+                "arg 0: string required, but received number",
+            ),
+            (concat.call(&[]), "error: at least one argument is required"),
+            (
+                equal.call(&[Value::Null(Type::String), Value::Unknown(Type::Number)]),
+                "unknown(bool)",
+            ),
+            (
+                and.call(&[Value::Bool(false), Value::Unknown(Type::Bool)]),
+                "unknown(bool)",
+            ),
+            (concat.call(&[Value::dynamic_unknown()]), "unknown(dynamic)"),
+        ];
+        for (i, (got, want)) in rows.into_iter().enumerate() {
+            assert_eq!(render(got), want, "row {i}");
+        }
+    }
+}

@@ -1,0 +1,862 @@
+//! The corpus: case files under `spec-tests/`, their model and loading.
+//!
+//! Loading is strict: unknown fields, malformed values, dangling scope names
+//! and duplicate ids are errors that name the file and the field.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{Map, Value as Json};
+
+use crate::protocol::{Kind, Request, TypedValue, Version};
+
+/// Variables by name.
+pub type Scope = BTreeMap<String, TypedValue>;
+
+/// Every case file under a corpus root.
+#[derive(Clone, Debug)]
+pub struct Corpus {
+    pub root: PathBuf,
+    pub files: Vec<CaseFile>,
+}
+
+/// One case file.
+#[derive(Clone, Debug)]
+pub struct CaseFile {
+    /// Where the file was read from.
+    pub path: PathBuf,
+    /// The path relative to the corpus root, `/`-separated, without `.json`
+    /// (`operators/precedence`); the prefix of trial names.
+    pub name: String,
+    /// How errors name the file (`spec-tests/operators/precedence.json`).
+    pub display: String,
+    pub area: String,
+    pub seed: Option<String>,
+    pub scopes: BTreeMap<String, Scope>,
+    pub cases: Vec<Case>,
+}
+
+/// One case, with its named scope resolved and defaults applied.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub id: String,
+    pub kind: Kind,
+    /// The source text (array forms joined with "\n").
+    pub source: String,
+    pub scope: Scope,
+    /// The file scope the case refers to, if any.
+    pub scope_name: Option<String>,
+    pub expect: Expectations,
+    /// The seed document section (the file's when the case names none).
+    pub seed: Option<String>,
+    pub note: Option<String>,
+    pub upstream: Option<String>,
+    pub tags: Vec<String>,
+    /// Position in the file's `cases` array.
+    pub index: usize,
+}
+
+/// What a case expects, per HCL version.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expectations {
+    /// Nothing recorded yet (`hclspec record` fills it).
+    Pending,
+    /// One answer for every version.
+    Same(Expect),
+    /// Answers that differ between versions; 2.14's may still be pending.
+    PerVersion {
+        v2_14: Option<Expect>,
+        v2_24: Expect,
+    },
+}
+
+/// An expected outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    Result(TypedValue),
+    Error(ExpectedError),
+}
+
+/// An expected error: its phase and, when given, its summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpectedError {
+    pub phase: ExpectedPhase,
+    pub summary: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExpectedPhase {
+    Parse,
+    Eval,
+}
+
+impl ExpectedPhase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExpectedPhase::Parse => "parse",
+            ExpectedPhase::Eval => "eval",
+        }
+    }
+}
+
+impl Expect {
+    /// The corpus form: `{"result": ...}` or `{"error": {"phase": ...}}`.
+    pub fn to_json(&self) -> Json {
+        let mut m = Map::new();
+        match self {
+            Expect::Result(v) => {
+                m.insert("result".into(), v.to_json());
+            }
+            Expect::Error(e) => {
+                let mut body = Map::new();
+                body.insert("phase".into(), Json::String(e.phase.as_str().into()));
+                if let Some(s) = &e.summary {
+                    body.insert("summary".into(), Json::String(s.clone()));
+                }
+                m.insert("error".into(), Json::Object(body));
+            }
+        }
+        Json::Object(m)
+    }
+}
+
+impl Case {
+    /// The expectation for `version`, if one is recorded.
+    pub fn expect_for(&self, version: Version) -> Option<&Expect> {
+        match (&self.expect, version) {
+            (Expectations::Pending, _) => None,
+            (Expectations::Same(e), _) => Some(e),
+            (Expectations::PerVersion { v2_14, .. }, Version::V2_14) => v2_14.as_ref(),
+            (Expectations::PerVersion { v2_24, .. }, Version::V2_24) => Some(v2_24),
+        }
+    }
+
+    /// Whether the answer depends on the version.
+    pub fn is_versioned(&self) -> bool {
+        matches!(self.expect, Expectations::PerVersion { .. })
+    }
+
+    /// The request that evaluates this case under `version`.
+    pub fn request(&self, version: Version) -> Request {
+        Request {
+            id: self.id.clone(),
+            kind: self.kind,
+            source: self.source.clone(),
+            scope: self.scope.clone(),
+            hcl_version: Some(version),
+        }
+    }
+
+    /// The trial name: `file::id`, with `@2.14` for a version other than
+    /// the default one.
+    pub fn trial_name(&self, file: &CaseFile, version: Version) -> String {
+        if version == Version::default() {
+            format!("{}::{}", file.name, self.id)
+        } else {
+            format!("{}::{}@{}", file.name, self.id, version)
+        }
+    }
+
+    /// The versions a run checks: the default one, plus 2.14 when the
+    /// answer depends on the version.
+    pub fn test_versions(&self) -> Vec<Version> {
+        if self.is_versioned() {
+            vec![Version::V2_24, Version::V2_14]
+        } else {
+            vec![Version::V2_24]
+        }
+    }
+}
+
+/// A problem found while loading: the file, the field inside it, and what is
+/// wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: String,
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}: {}: {}", self.file, self.field, self.message)
+        }
+    }
+}
+
+/// Every problem found in a corpus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadErrors(pub Vec<LoadError>);
+
+impl fmt::Display for LoadErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadErrors {}
+
+/// Folders under the corpus root that hold no case files.
+pub const NON_CASE_DIRS: [&str; 1] = ["schema"];
+
+impl Corpus {
+    /// Loads every `*.json` under `root` (skipping `schema/` and names that
+    /// start with `_` or `.`), in path order, and checks ids are unique.
+    pub fn load(root: &Path) -> Result<Corpus, LoadErrors> {
+        let files = case_file_paths(root).map_err(|e| {
+            LoadErrors(vec![LoadError {
+                file: display_name(root, root),
+                field: String::new(),
+                message: e,
+            }])
+        })?;
+        let mut loaded = Vec::new();
+        let mut errors = Vec::new();
+        for path in files {
+            match CaseFile::load(root, &path) {
+                Ok(f) => loaded.push(f),
+                Err(mut e) => errors.append(&mut e),
+            }
+        }
+        errors.extend(duplicate_ids(&loaded));
+        if errors.is_empty() {
+            Ok(Corpus {
+                root: root.to_path_buf(),
+                files: loaded,
+            })
+        } else {
+            Err(LoadErrors(errors))
+        }
+    }
+
+    /// Every (file, case) pair in order.
+    pub fn cases(&self) -> impl Iterator<Item = (&CaseFile, &Case)> {
+        self.files
+            .iter()
+            .flat_map(|f| f.cases.iter().map(move |c| (f, c)))
+    }
+}
+
+/// The case files under `root`, sorted.
+pub fn case_file_paths(root: &Path) -> Result<Vec<PathBuf>, String> {
+    if !root.is_dir() {
+        return Err(MSG_NO_CORPUS.to_string());
+    }
+    let mut out = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0
+                || !(name.starts_with('_')
+                    || name.starts_with('.')
+                    || (e.depth() == 1
+                        && e.file_type().is_dir()
+                        && NON_CASE_DIRS.contains(&name.as_ref())))
+        });
+    for entry in walker {
+        let entry = entry.map_err(|e| e.to_string())?;
+        if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == "json") {
+            out.push(entry.into_path());
+        }
+    }
+    Ok(out)
+}
+
+const MSG_NO_CORPUS: &str = "not a directory";
+
+/// `spec-tests/a/b.json` for `root/a/b.json`: the root's own name, then the
+/// path inside it.
+pub fn display_name(root: &Path, path: &Path) -> String {
+    let base = root
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = slash_path(rel);
+    match (base.is_empty(), rel.is_empty()) {
+        (true, _) => rel,
+        (false, true) => base,
+        (false, false) => format!("{base}/{rel}"),
+    }
+}
+
+fn slash_path(p: &Path) -> String {
+    p.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl CaseFile {
+    /// Reads and checks one case file under `root`.
+    pub fn load(root: &Path, path: &Path) -> Result<CaseFile, Vec<LoadError>> {
+        let display = display_name(root, path);
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let name = slash_path(&rel.with_extension(""));
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            vec![LoadError {
+                file: display.clone(),
+                field: String::new(),
+                message: e.to_string(),
+            }]
+        })?;
+        CaseFile::parse(&text, &name, &display, path)
+    }
+
+    /// Checks one case file's text; `name` and `display` are as in
+    /// [`CaseFile`].
+    pub fn parse(
+        text: &str,
+        name: &str,
+        display: &str,
+        path: &Path,
+    ) -> Result<CaseFile, Vec<LoadError>> {
+        let err = |field: String, message: String| LoadError {
+            file: display.to_string(),
+            field,
+            message,
+        };
+        let mut de = serde_json::Deserializer::from_str(text);
+        let doc: FileDoc = match serde_path_to_error::deserialize(&mut de) {
+            Ok(d) => d,
+            Err(e) => {
+                let path = e.path().to_string();
+                let field = if path == "." || path == "?" {
+                    String::new()
+                } else {
+                    path
+                };
+                return Err(vec![err(field, e.into_inner().to_string())]);
+            }
+        };
+        if let Err(e) = de.end() {
+            return Err(vec![err(String::new(), e.to_string())]);
+        }
+
+        let mut errors = Vec::new();
+        if doc.area.trim().is_empty() {
+            errors.push(err("area".into(), MSG_EMPTY.into()));
+        }
+        for (sname, scope) in &doc.scopes {
+            check_scope(scope, &format!("scopes.{sname}"), &mut |f, m| {
+                errors.push(err(f, m))
+            });
+        }
+
+        let mut cases = Vec::with_capacity(doc.cases.len());
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (index, c) in doc.cases.iter().enumerate() {
+            let at = format!("cases[{index}]");
+            let mut push = |f: String, m: String| errors.push(err(f, m));
+            if let Err(m) = check_id(&c.id) {
+                push(format!("{at}.id"), m);
+            }
+            if let Some(first) = seen.insert(&c.id, index) {
+                push(
+                    format!("{at}.id"),
+                    format!("duplicate id {:?} (also cases[{first}])", c.id),
+                );
+            }
+            let (scope, scope_name) = match &c.scope {
+                None => (Scope::new(), None),
+                Some(ScopeDoc::Named(n)) => match doc.scopes.get(n) {
+                    Some(s) => (s.clone(), Some(n.clone())),
+                    None => {
+                        push(
+                            format!("{at}.scope"),
+                            format!("no scope named {n:?} in `scopes`"),
+                        );
+                        (Scope::new(), None)
+                    }
+                },
+                Some(ScopeDoc::Inline(s)) => {
+                    check_scope(s, &format!("{at}.scope"), &mut push);
+                    (s.clone(), None)
+                }
+            };
+            let expect = match (&c.expect, &c.versions) {
+                (Some(_), Some(_)) => {
+                    push(format!("{at}.versions"), MSG_EXPECT_AND_VERSIONS.into());
+                    Expectations::Pending
+                }
+                (None, None) => Expectations::Pending,
+                (Some(e), None) => match convert_expect(e, &format!("{at}.expect"), &mut push) {
+                    Some(e) => Expectations::Same(e),
+                    None => Expectations::Pending,
+                },
+                (None, Some(v)) => {
+                    let v2_14 = v
+                        .v2_14
+                        .as_ref()
+                        .and_then(|e| convert_expect(e, &format!("{at}.versions.2.14"), &mut push));
+                    let v2_24 = match &v.v2_24 {
+                        Some(e) => convert_expect(e, &format!("{at}.versions.2.24"), &mut push),
+                        None => {
+                            push(format!("{at}.versions"), MSG_VERSIONS_NEED_2_24.into());
+                            None
+                        }
+                    };
+                    if c.upstream.as_deref().map_or(true, |u| u.trim().is_empty()) {
+                        push(format!("{at}.upstream"), MSG_VERSIONS_NEED_UPSTREAM.into());
+                    }
+                    match v2_24 {
+                        Some(v2_24) => Expectations::PerVersion { v2_14, v2_24 },
+                        None => Expectations::Pending,
+                    }
+                }
+            };
+            cases.push(Case {
+                id: c.id.clone(),
+                kind: c.kind,
+                source: c.source.0.clone(),
+                scope,
+                scope_name,
+                expect,
+                seed: c.seed.clone().or_else(|| doc.seed.clone()),
+                note: c.note.clone(),
+                upstream: c.upstream.clone(),
+                tags: c.tags.clone(),
+                index,
+            });
+        }
+
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(CaseFile {
+            path: path.to_path_buf(),
+            name: name.to_string(),
+            display: display.to_string(),
+            area: doc.area,
+            seed: doc.seed,
+            scopes: doc.scopes,
+            cases,
+        })
+    }
+}
+
+const MSG_EMPTY: &str = "must not be empty";
+const MSG_EXPECT_AND_VERSIONS: &str = "a case has either `expect` or `versions`, not both";
+const MSG_VERSIONS_NEED_2_24: &str = "`versions` must give the \"2.24\" expectation";
+const MSG_VERSIONS_NEED_UPSTREAM: &str =
+    "a case whose answer depends on the version must cite `upstream`";
+const MSG_EXPECT_ONE_OF: &str = "needs exactly one of `result` or `error`";
+
+/// Ids are used in test names and filters: letters, digits, `-`, `_`, `.`.
+fn check_id(id: &str) -> Result<(), String> {
+    if id.is_empty() {
+        return Err(MSG_EMPTY.into());
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    {
+        return Err(format!(
+            "{c:?} is not allowed in an id (letters, digits, '-', '_', '.')"
+        ));
+    }
+    Ok(())
+}
+
+/// Decodes every variable so that a malformed value fails at load time.
+fn check_scope(scope: &Scope, at: &str, push: &mut dyn FnMut(String, String)) {
+    for (var, tv) in scope {
+        if let Err(e) = tv.decode() {
+            push(
+                crate::protocol::join_path(&format!("{at}.{var}"), &e.path),
+                e.message,
+            );
+        }
+    }
+}
+
+fn convert_expect(e: &ExpectDoc, at: &str, push: &mut dyn FnMut(String, String)) -> Option<Expect> {
+    match (&e.result, &e.error) {
+        (Some(r), None) => match r.decode() {
+            Ok(_) => Some(Expect::Result(r.clone())),
+            Err(err) => {
+                push(
+                    crate::protocol::join_path(&format!("{at}.result"), &err.path),
+                    err.message,
+                );
+                None
+            }
+        },
+        (None, Some(err)) => Some(Expect::Error(ExpectedError {
+            phase: err.phase,
+            summary: err.summary.clone(),
+        })),
+        _ => {
+            push(at.to_string(), MSG_EXPECT_ONE_OF.into());
+            None
+        }
+    }
+}
+
+/// Ids must be unique across the corpus.
+fn duplicate_ids(files: &[CaseFile]) -> Vec<LoadError> {
+    let mut first: HashMap<&str, (&CaseFile, usize)> = HashMap::new();
+    let mut out = Vec::new();
+    for f in files {
+        for c in &f.cases {
+            match first.get(c.id.as_str()) {
+                Some((other, idx)) if other.path != f.path => out.push(LoadError {
+                    file: f.display.clone(),
+                    field: format!("cases[{}].id", c.index),
+                    message: format!(
+                        "duplicate id {:?} (also {}: cases[{idx}])",
+                        c.id, other.display
+                    ),
+                }),
+                Some(_) => {}
+                None => {
+                    first.insert(&c.id, (f, c.index));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDoc {
+    area: String,
+    #[serde(default)]
+    seed: Option<String>,
+    #[serde(default)]
+    scopes: BTreeMap<String, Scope>,
+    cases: Vec<CaseDoc>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseDoc {
+    id: String,
+    #[serde(default)]
+    kind: Kind,
+    source: SourceDoc,
+    #[serde(default)]
+    scope: Option<ScopeDoc>,
+    #[serde(default)]
+    expect: Option<ExpectDoc>,
+    #[serde(default)]
+    versions: Option<VersionsDoc>,
+    #[serde(default)]
+    seed: Option<String>,
+    #[serde(default)]
+    note: Option<String>,
+    #[serde(default)]
+    upstream: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectDoc {
+    #[serde(default)]
+    result: Option<TypedValue>,
+    #[serde(default)]
+    error: Option<ErrorDoc>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorDoc {
+    phase: ExpectedPhase,
+    #[serde(default)]
+    summary: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionsDoc {
+    #[serde(rename = "2.14", default)]
+    v2_14: Option<ExpectDoc>,
+    #[serde(rename = "2.24", default)]
+    v2_24: Option<ExpectDoc>,
+}
+
+/// A source: a string, or an array of lines joined with "\n".
+struct SourceDoc(String);
+
+impl<'de> Deserialize<'de> for SourceDoc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SourceDoc, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = SourceDoc;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or an array of strings (lines)")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<SourceDoc, E> {
+                Ok(SourceDoc(s.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SourceDoc, A::Error> {
+                let mut lines: Vec<String> = Vec::new();
+                while let Some(l) = seq.next_element::<String>()? {
+                    lines.push(l);
+                }
+                Ok(SourceDoc(lines.join("\n")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A scope: the name of a file scope, or variables inline.
+enum ScopeDoc {
+    Named(String),
+    Inline(Scope),
+}
+
+impl<'de> Deserialize<'de> for ScopeDoc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ScopeDoc, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ScopeDoc;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("the name of a file scope or an object of typed values")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ScopeDoc, E> {
+                Ok(ScopeDoc::Named(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ScopeDoc, A::Error> {
+                Scope::deserialize(de::value::MapAccessDeserializer::new(map)).map(ScopeDoc::Inline)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<CaseFile, Vec<String>> {
+        CaseFile::parse(
+            text,
+            "splat",
+            "spec-tests/splat.json",
+            Path::new("spec-tests/splat.json"),
+        )
+        .map_err(|es| es.iter().map(|e| e.to_string()).collect())
+    }
+
+    /// A malformed file's error names the file and the field.
+    #[test]
+    fn structural_errors_name_file_and_field() {
+        let table: &[(&str, &str)] = &[
+            ("{", "spec-tests/splat.json: EOF while parsing"),
+            (r#"{"cases": []}"#, "spec-tests/splat.json: missing field `area`"),
+            (
+                r#"{"area": "a", "cases": [], "extra": 1}"#,
+                "spec-tests/splat.json: extra: unknown field `extra`",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": "1"}, {"id": "y", "source": 1}]}"#,
+                "spec-tests/splat.json: cases[1].source: invalid type: integer `1`, expected a string or an array of strings",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": ["a", 2]}]}"#,
+                "spec-tests/splat.json: cases[0].source[1]: invalid type: integer `2`, expected a string",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "kind": "expr", "source": "1"}]}"#,
+                "spec-tests/splat.json: cases[0].kind: unknown variant `expr`",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": "1", "expect": {"result": {"type": "bool"}}}]}"#,
+                "spec-tests/splat.json: cases[0].expect.result: missing field `value`",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": "1", "expect": {"error": {"phase": "lex"}}}]}"#,
+                "spec-tests/splat.json: cases[0].expect.error.phase: unknown variant `lex`",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": "1", "scope": {"v": {"type": "bool", "value": true, "mark": 1}}}]}"#,
+                "spec-tests/splat.json: cases[0].scope.v.mark: unknown field `mark`",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": "1", "versions": {"2.15": {}}}]}"#,
+                "spec-tests/splat.json: cases[0].versions.2.15: unknown field `2.15`",
+            ),
+            (
+                r#"{"area": "a", "cases": [{"id": "x", "source": "1"}]} x"#,
+                "spec-tests/splat.json: trailing characters",
+            ),
+        ];
+        for (text, want) in table {
+            let errs = parse(text).unwrap_err();
+            assert_eq!(errs.len(), 1, "{text}: {errs:?}");
+            assert!(
+                errs[0].starts_with(want),
+                "{text}:\n got {}\nwant {want}",
+                errs[0]
+            );
+        }
+    }
+
+    /// Rules checked after parsing; every problem is reported.
+    #[test]
+    fn semantic_errors() {
+        let text = r#"{
+          "area": " ",
+          "cases": [
+            {"id": "a b", "source": "1"},
+            {"id": "c", "source": "1"},
+            {"id": "c", "source": "1"},
+            {"id": "d", "source": "1", "scope": "nope"},
+            {"id": "e", "source": "1", "expect": {}},
+            {"id": "f", "source": "1", "expect": {"error": {"phase": "eval"}},
+             "versions": {"2.24": {"error": {"phase": "eval"}}}},
+            {"id": "g", "source": "1", "versions": {"2.14": {"error": {"phase": "eval"}}}},
+            {"id": "h", "source": "1", "versions": {"2.24": {"error": {"phase": "eval"}}}}
+          ]
+        }"#;
+        let errs = parse(text).unwrap_err();
+        let want = [
+            "spec-tests/splat.json: area: must not be empty",
+            "spec-tests/splat.json: cases[0].id: ' ' is not allowed in an id",
+            "spec-tests/splat.json: cases[2].id: duplicate id \"c\" (also cases[1])",
+            "spec-tests/splat.json: cases[3].scope: no scope named \"nope\"",
+            "spec-tests/splat.json: cases[4].expect: needs exactly one of `result` or `error`",
+            "spec-tests/splat.json: cases[5].versions: a case has either `expect` or `versions`",
+            "spec-tests/splat.json: cases[6].versions: `versions` must give the \"2.24\"",
+            "spec-tests/splat.json: cases[6].upstream: a case whose answer depends",
+            "spec-tests/splat.json: cases[7].upstream: a case whose answer depends",
+        ];
+        assert_eq!(errs.len(), want.len(), "{errs:#?}");
+        for (got, want) in errs.iter().zip(want) {
+            assert!(got.starts_with(want), "\n got {got}\nwant {want}");
+        }
+    }
+
+    #[test]
+    fn loads_cases_with_defaults() {
+        let text = r#"{
+          "area": "splat",
+          "seed": "doc.md#splat",
+          "scopes": {"s": {}},
+          "cases": [
+            {"id": "splat-001", "source": ["a", "b"], "scope": "s"},
+            {"id": "splat-002", "kind": "template", "source": "x", "seed": "doc.md#other",
+             "expect": {"error": {"phase": "parse", "summary": "Oops"}}},
+            {"id": "splat-003", "source": "1", "upstream": "hcl#1",
+             "versions": {"2.24": {"error": {"phase": "eval"}}}}
+          ]
+        }"#;
+        let f = parse(text).unwrap();
+        assert_eq!(f.area, "splat");
+        let [a, b, c] = &f.cases[..] else { panic!() };
+        assert_eq!(a.source, "a\nb");
+        assert_eq!(a.kind, Kind::Expression);
+        assert_eq!(a.scope_name.as_deref(), Some("s"));
+        assert_eq!(a.seed.as_deref(), Some("doc.md#splat"));
+        assert_eq!(a.expect, Expectations::Pending);
+        assert_eq!(b.kind, Kind::Template);
+        assert_eq!(b.seed.as_deref(), Some("doc.md#other"));
+        let err = Expect::Error(ExpectedError {
+            phase: ExpectedPhase::Parse,
+            summary: Some("Oops".into()),
+        });
+        assert_eq!(b.expect_for(Version::V2_14), Some(&err));
+        assert_eq!(b.expect_for(Version::V2_24), Some(&err));
+        assert_eq!(b.test_versions(), vec![Version::V2_24]);
+        assert_eq!(c.expect_for(Version::V2_14), None);
+        assert!(c.expect_for(Version::V2_24).is_some());
+        assert_eq!(c.test_versions(), vec![Version::V2_24, Version::V2_14]);
+        assert_eq!(c.trial_name(&f, Version::V2_14), "splat::splat-003@2.14");
+        assert_eq!(c.trial_name(&f, Version::V2_24), "splat::splat-003");
+        assert_eq!(
+            err.to_json().to_string(),
+            r#"{"error":{"phase":"parse","summary":"Oops"}}"#
+        );
+    }
+
+    /// Values are decoded at load time by the reference codec.
+    #[test]
+    fn malformed_values_name_the_field() {
+        let text = r#"{"area": "a", "cases": [
+          {"id": "x", "source": "1"},
+          {"id": "y", "source": "1", "expect": {"result": {"type": "lst", "value": 1}}}
+        ]}"#;
+        let errs = parse(text).unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(
+            errs[0].starts_with("spec-tests/splat.json: cases[1].expect.result.type"),
+            "{}",
+            errs[0]
+        );
+        assert!(errs[0].contains("lst"), "{}", errs[0]);
+
+        let text = r#"{"area": "a", "scopes": {"s": {"v": {"type": "number", "value": "x"}}},
+          "cases": []}"#;
+        let errs = parse(text).unwrap_err();
+        assert!(
+            errs[0].starts_with("spec-tests/splat.json: scopes.s.v.value"),
+            "{}",
+            errs[0]
+        );
+    }
+
+    /// The example in the corpus README is a valid case file.
+    #[test]
+    fn readme_example_loads() {
+        let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-tests/README.md");
+        let text = std::fs::read_to_string(readme).unwrap();
+        let start = text.find("```json\n").expect("a json block") + "```json\n".len();
+        let end = start + text[start..].find("```").unwrap();
+        let f = parse(&text[start..end]).unwrap();
+        assert_eq!(f.cases.len(), 3);
+        assert_eq!(f.cases[1].source, "Hello,\n${name}!");
+        assert_eq!(
+            crate::format::case_file_text(&serde_json::from_str(&text[start..end]).unwrap()),
+            &text[start..end]
+        );
+    }
+
+    #[test]
+    fn corpus_walk_and_duplicates_across_files() {
+        let dir = std::env::temp_dir().join(format!("hclspec-case-test-{}", std::process::id()));
+        let root = dir.join("spec-tests");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(root.join("ops")).unwrap();
+        std::fs::create_dir_all(root.join("schema")).unwrap();
+        std::fs::create_dir_all(root.join("_examples")).unwrap();
+        let file =
+            |id: &str| format!(r#"{{"area": "a", "cases": [{{"id": "{id}", "source": "1"}}]}}"#);
+        std::fs::write(root.join("ops/b.json"), file("dup")).unwrap();
+        std::fs::write(root.join("a.json"), file("dup")).unwrap();
+        std::fs::write(root.join("schema/x.schema.json"), "not a case file").unwrap();
+        std::fs::write(root.join("_examples/x.json"), "not a case file").unwrap();
+        std::fs::write(root.join("README.md"), "#").unwrap();
+
+        let errs = Corpus::load(&root).unwrap_err();
+        assert_eq!(
+            errs.to_string(),
+            "spec-tests/ops/b.json: cases[0].id: duplicate id \"dup\" (also spec-tests/a.json: cases[0])"
+        );
+        std::fs::write(root.join("ops/b.json"), file("other")).unwrap();
+        let corpus = Corpus::load(&root).unwrap();
+        let names: Vec<_> = corpus.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a", "ops/b"]);
+        assert_eq!(corpus.files[1].display, "spec-tests/ops/b.json");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

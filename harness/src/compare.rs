@@ -1,0 +1,477 @@
+//! The one comparison of an expected outcome with an engine's answer, used
+//! by `cargo test`, the CLI and the fuzzers alike.
+//!
+//! Results compare by type and by value as `cty.Value.RawEquals` does (so
+//! `1.0` and `1` are the same number, and set order does not matter), after
+//! decoding both sides with the reference JSON codec. When the expected side
+//! does not decode, the comparison falls back to the JSON documents.
+
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::{Map, Value as Json};
+
+use crate::case::{Expect, ExpectedError};
+use crate::protocol::{ErrorBody, Outcome, TypedValue};
+
+/// What a comparison checks beyond the outcome kind and the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompareOptions {
+    /// Compare error summaries when the expectation gives one.
+    pub check_summary: bool,
+}
+
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
+            check_summary: true,
+        }
+    }
+}
+
+/// The result of one comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    Pass,
+    /// A different value, or a value where an error was expected (or the
+    /// other way round).
+    Fail {
+        reason: String,
+        diff: Diff,
+    },
+    /// Both sides are errors, in different phases or with different
+    /// summaries.
+    ErrorMismatch {
+        expected: ExpectedError,
+        actual: ErrorBody,
+        diff: Diff,
+    },
+    /// The engine does not support what the case needs.
+    Unsupported {
+        reason: String,
+    },
+    /// The engine failed internally.
+    Crash {
+        message: String,
+    },
+}
+
+/// The two sides of a mismatch as pretty JSON documents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diff {
+    pub expected: String,
+    pub actual: String,
+}
+
+impl fmt::Display for Diff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = similar_asserts::SimpleDiff::from_str(
+            &self.expected,
+            &self.actual,
+            "expected",
+            "actual",
+        );
+        write!(f, "{d}")
+    }
+}
+
+impl Verdict {
+    pub fn is_pass(&self) -> bool {
+        matches!(self, Verdict::Pass)
+    }
+
+    /// One line saying what went wrong ("pass" for a pass).
+    pub fn headline(&self) -> String {
+        match self {
+            Verdict::Pass => "pass".to_string(),
+            Verdict::Fail { reason, .. } => reason.clone(),
+            Verdict::ErrorMismatch {
+                expected, actual, ..
+            } => {
+                if expected.phase.as_str() != actual.phase.as_str() {
+                    format!(
+                        "expected {} error, got {} error",
+                        a_phase(expected.phase.as_str()),
+                        a_phase(actual.phase.as_str())
+                    )
+                } else {
+                    format!(
+                        "expected the {} error summary {:?}, got {:?}",
+                        expected.phase.as_str(),
+                        expected.summary.as_deref().unwrap_or(""),
+                        actual.summary
+                    )
+                }
+            }
+            Verdict::Unsupported { reason } => format!("unsupported: {reason}"),
+            Verdict::Crash { message } => format!("engine crashed: {message}"),
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.headline())?;
+        match self {
+            Verdict::Fail { diff, .. } | Verdict::ErrorMismatch { diff, .. } => {
+                write!(f, "{diff}")
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Compares with the default options.
+pub fn compare(expected: &Expect, actual: &Outcome) -> Verdict {
+    compare_with(expected, actual, CompareOptions::default())
+}
+
+pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -> Verdict {
+    let diff = || Diff {
+        expected: pretty(&expected.to_json()),
+        actual: pretty(&actual_doc(actual)),
+    };
+    match (expected, actual) {
+        (_, Outcome::Unsupported(reason)) => Verdict::Unsupported {
+            reason: reason.clone(),
+        },
+        (_, Outcome::Crash(message)) => Verdict::Crash {
+            message: message.clone(),
+        },
+        (Expect::Result(e), Outcome::Result(a)) => match values_match(e, a) {
+            Ok(()) => Verdict::Pass,
+            Err(reason) => Verdict::Fail {
+                reason,
+                diff: diff(),
+            },
+        },
+        (Expect::Result(_), Outcome::Error(err)) => Verdict::Fail {
+            reason: format!(
+                "expected a value, got {} error",
+                a_phase(err.phase.as_str())
+            ),
+            diff: diff(),
+        },
+        (Expect::Error(e), Outcome::Result(_)) => Verdict::Fail {
+            reason: format!("expected {} error, got a value", a_phase(e.phase.as_str())),
+            diff: diff(),
+        },
+        (Expect::Error(e), Outcome::Error(a)) => {
+            let phase_ok = e.phase.as_str() == a.phase.as_str();
+            let summary_ok =
+                !opts.check_summary || e.summary.as_deref().map_or(true, |s| s == a.summary);
+            if phase_ok && summary_ok {
+                Verdict::Pass
+            } else {
+                Verdict::ErrorMismatch {
+                    expected: e.clone(),
+                    actual: a.clone(),
+                    diff: diff(),
+                }
+            }
+        }
+    }
+}
+
+/// Whether two typed values are the same cty value of the same type;
+/// otherwise why not.
+pub fn values_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
+    let exp = expected
+        .decode()
+        .and_then(|v| Ok((expected.decode_type()?, v)));
+    let act = actual.decode().and_then(|v| Ok((actual.decode_type()?, v)));
+    match (exp, act) {
+        (Ok((et, ev)), Ok((at, av))) => {
+            if et != at {
+                return Err(MSG_TYPES_DIFFER.to_string());
+            }
+            match catch_unwind(AssertUnwindSafe(|| ev.raw_equals(&av))) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(MSG_VALUES_DIFFER.to_string()),
+                // A broken comparison must not hide a result: use the JSON.
+                Err(_) => json_fallback(expected, actual, "value comparison panicked"),
+            }
+        }
+        (Err(e), _) => json_fallback(expected, actual, &format!("expected value: {e}")),
+        (Ok(_), Err(e)) => Err(format!("{MSG_BAD_ACTUAL}: {e}")),
+    }
+}
+
+/// "a parse", "an eval", "a request".
+fn a_phase(phase: &str) -> String {
+    if phase.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {phase}")
+    } else {
+        format!("a {phase}")
+    }
+}
+
+const MSG_TYPES_DIFFER: &str = "result types differ";
+const MSG_VALUES_DIFFER: &str = "result values differ";
+const MSG_BAD_ACTUAL: &str = "the engine's result is not a valid typed value";
+
+/// Compares the JSON documents, ignoring the order of unknown paths.
+fn json_fallback(expected: &TypedValue, actual: &TypedValue, why: &str) -> Result<(), String> {
+    if canonical(expected) == canonical(actual) {
+        Ok(())
+    } else {
+        Err(format!("{MSG_VALUES_DIFFER} (compared as JSON; {why})"))
+    }
+}
+
+fn canonical(v: &TypedValue) -> (Json, Json, Vec<String>) {
+    let mut unknown: Vec<String> = v.unknown.iter().map(|p| p.to_string()).collect();
+    unknown.sort();
+    (v.ty.clone(), v.value.clone(), unknown)
+}
+
+/// The actual side of a diff: the outcome without the source range, which
+/// no expectation records.
+fn actual_doc(actual: &Outcome) -> Json {
+    match actual {
+        Outcome::Error(e) => {
+            let mut body = Map::new();
+            body.insert("phase".into(), Json::String(e.phase.as_str().into()));
+            body.insert("summary".into(), Json::String(e.summary.clone()));
+            if !e.detail.is_empty() {
+                body.insert("detail".into(), Json::String(e.detail.clone()));
+            }
+            let mut m = Map::new();
+            m.insert("error".into(), Json::Object(body));
+            Json::Object(m)
+        }
+        other => other.to_json(),
+    }
+}
+
+fn pretty(v: &Json) -> String {
+    serde_json::to_string_pretty(v).expect("JSON always serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::ExpectedPhase;
+    use crate::protocol::ErrorPhase;
+    use serde_json::json;
+
+    fn tv(ty: Json, value: &str, unknown: Vec<Json>) -> TypedValue {
+        TypedValue {
+            ty,
+            value: serde_json::from_str(value).unwrap(),
+            unknown,
+        }
+    }
+
+    fn err(phase: ErrorPhase, summary: &str) -> Outcome {
+        Outcome::Error(ErrorBody {
+            phase,
+            summary: summary.into(),
+            detail: "Some detail.".into(),
+            range: None,
+            library_panic: false,
+        })
+    }
+
+    fn expect_err(phase: ExpectedPhase, summary: Option<&str>) -> Expect {
+        Expect::Error(ExpectedError {
+            phase,
+            summary: summary.map(str::to_string),
+        })
+    }
+
+    #[test]
+    fn errors_compare_by_phase_and_given_summary() {
+        use ErrorPhase::*;
+        use ExpectedPhase as P;
+        let table = [
+            (
+                expect_err(P::Eval, None),
+                err(Eval, "Invalid operand"),
+                true,
+            ),
+            (
+                expect_err(P::Eval, Some("Invalid operand")),
+                err(Eval, "Invalid operand"),
+                true,
+            ),
+            (
+                expect_err(P::Eval, Some("Invalid operand")),
+                err(Eval, "Other"),
+                false,
+            ),
+            (expect_err(P::Parse, None), err(Eval, "x"), false),
+            (expect_err(P::Eval, None), err(Request, "x"), false),
+        ];
+        for (e, a, pass) in table {
+            let v = compare(&e, &a);
+            assert_eq!(v.is_pass(), pass, "{e:?} {a:?}: {v}");
+            if !pass {
+                assert!(matches!(v, Verdict::ErrorMismatch { .. }));
+            }
+        }
+        let lax = CompareOptions {
+            check_summary: false,
+        };
+        let v = compare_with(
+            &expect_err(P::Eval, Some("Invalid operand")),
+            &err(Eval, "Other"),
+            lax,
+        );
+        assert!(v.is_pass());
+    }
+
+    #[test]
+    fn kind_mismatches_fail_with_diff() {
+        let value = Outcome::Result(tv(json!("bool"), "true", vec![]));
+        let v = compare(&expect_err(ExpectedPhase::Parse, None), &value);
+        let Verdict::Fail { reason, diff } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(reason, "expected a parse error, got a value");
+        assert!(diff.expected.contains("\"phase\": \"parse\""));
+        assert!(diff.actual.contains("\"result\""));
+
+        let v = compare(
+            &Expect::Result(tv(json!("bool"), "true", vec![])),
+            &err(ErrorPhase::Eval, "Invalid operand"),
+        );
+        assert_eq!(v.headline(), "expected a value, got an eval error");
+        assert!(v.to_string().contains("Invalid operand"), "{v}");
+
+        let v = compare(
+            &Expect::Result(tv(json!("bool"), "true", vec![])),
+            &Outcome::Unsupported("no functions".into()),
+        );
+        assert_eq!(v.headline(), "unsupported: no functions");
+        let v = compare(
+            &Expect::Result(tv(json!("bool"), "true", vec![])),
+            &Outcome::Crash("boom".into()),
+        );
+        assert_eq!(v.headline(), "engine crashed: boom");
+    }
+
+    /// Values decode through the reference codec: numbers by cty equality,
+    /// sets regardless of order, unknown paths and types strictly.
+    #[test]
+    fn values_compare_as_cty_values() {
+        let table: &[(TypedValue, TypedValue, bool)] = &[
+            (
+                tv(json!("number"), "1", vec![]),
+                tv(json!("number"), "1.0", vec![]),
+                true,
+            ),
+            (
+                tv(json!("number"), "1", vec![]),
+                tv(json!("number"), "1e0", vec![]),
+                true,
+            ),
+            (
+                tv(json!("number"), "0", vec![]),
+                tv(json!("number"), "-0", vec![]),
+                true,
+            ),
+            (
+                tv(json!("number"), "1", vec![]),
+                tv(json!("number"), "2", vec![]),
+                false,
+            ),
+            (
+                tv(json!("number"), "0.1", vec![]),
+                tv(json!("number"), "0.10000000000000000001", vec![]),
+                false,
+            ),
+            (
+                tv(json!("string"), "\"1\"", vec![]),
+                tv(json!("number"), "1", vec![]),
+                false,
+            ),
+            (
+                tv(json!(["set", "string"]), r#"["a","b"]"#, vec![]),
+                tv(json!(["set", "string"]), r#"["b","a"]"#, vec![]),
+                true,
+            ),
+            (
+                tv(json!(["list", "string"]), r#"["a","b"]"#, vec![]),
+                tv(json!(["list", "string"]), r#"["b","a"]"#, vec![]),
+                false,
+            ),
+            (
+                tv(json!(["list", "string"]), r#"["a",null]"#, vec![json!([1])]),
+                tv(json!(["list", "string"]), r#"["a",null]"#, vec![]),
+                false,
+            ),
+            (
+                tv(
+                    json!(["tuple", ["string", "bool"]]),
+                    r#"[null,null]"#,
+                    vec![json!([0])],
+                ),
+                tv(
+                    json!(["tuple", ["string", "bool"]]),
+                    r#"[null,null]"#,
+                    vec![json!([0])],
+                ),
+                true,
+            ),
+            (
+                tv(json!("dynamic"), "null", vec![json!([])]),
+                tv(json!("dynamic"), "null", vec![]),
+                false,
+            ),
+            (
+                tv(json!(["list", "number"]), "[]", vec![]),
+                tv(json!(["list", "string"]), "[]", vec![]),
+                false,
+            ),
+        ];
+        for (e, a, pass) in table {
+            let v = compare(&Expect::Result(e.clone()), &Outcome::Result(a.clone()));
+            assert_eq!(v.is_pass(), *pass, "{e:?} vs {a:?}: {v}");
+        }
+    }
+
+    #[test]
+    fn undecodable_expected_falls_back_to_json() {
+        let bad = tv(json!("lst"), "1", vec![]);
+        let v = compare(&Expect::Result(bad.clone()), &Outcome::Result(bad.clone()));
+        assert!(v.is_pass(), "{v}");
+        let other = tv(json!("lst"), "2", vec![]);
+        let v = compare(&Expect::Result(bad), &Outcome::Result(other));
+        assert!(v.headline().contains("compared as JSON"), "{v}");
+    }
+
+    #[test]
+    fn malformed_actual_fails() {
+        let v = compare(
+            &Expect::Result(tv(json!("number"), "1", vec![])),
+            &Outcome::Result(tv(json!("number"), "\"one\"", vec![])),
+        );
+        assert!(
+            v.headline()
+                .starts_with("the engine's result is not a valid typed value: value"),
+            "{v}"
+        );
+    }
+
+    #[test]
+    fn diff_shows_both_sides() {
+        let v = compare(
+            &Expect::Result(tv(json!(["list", "number"]), "[1, 2]", vec![])),
+            &Outcome::Result(tv(json!(["list", "number"]), "[1, 3]", vec![])),
+        );
+        let Verdict::Fail { diff, .. } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            diff.expected,
+            "{\n  \"result\": {\n    \"type\": [\n      \"list\",\n      \"number\"\n    ],\n    \"value\": [\n      1,\n      2\n    ]\n  }\n}"
+        );
+        let text = diff.to_string();
+        assert!(
+            text.contains("expected") && text.contains("actual"),
+            "{text}"
+        );
+        assert!(text.contains('2') && text.contains('3'), "{text}");
+    }
+}

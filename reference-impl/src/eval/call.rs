@@ -1,0 +1,249 @@
+//! Function calls (`hclsyntax.FunctionCallExpr`): argument expansion,
+//! arity checks and conversion of each argument to its parameter's type
+//! happen here; null, unknown and type rules inside the call are
+//! `Function::call`'s.
+
+use super::{last_char_span, start_range, text_span, Diags, Evaluated, Evaluator};
+use crate::ast::Expr;
+use crate::convert::convert;
+use crate::error::{Error, Span};
+use crate::functions::{self, CallError};
+use crate::types::Type;
+use crate::value::Value;
+
+const INVALID_EXPANSION: &str = "Invalid expanding argument value";
+const INVALID_ARGUMENT: &str = "Invalid function argument";
+const CALL_FAILED: &str = "Error in function call";
+
+/// One argument: an expression, or an element of the expanded final
+/// argument (whose range is the whole expanded expression).
+enum Arg<'a> {
+    Expr(&'a Expr),
+    Expanded(Value, Span),
+}
+
+impl Arg<'_> {
+    fn start_range(&self) -> Span {
+        match self {
+            Arg::Expr(e) => start_range(e),
+            Arg::Expanded(_, span) => *span,
+        }
+    }
+}
+
+/// Mirrors `hclsyntax.FunctionCallExpr.Value`.
+pub(super) fn function_call<'a>(
+    ev: &mut Evaluator<'a>,
+    name: &'a str,
+    arg_exprs: &'a [Expr],
+    expand_final: bool,
+    span: Span,
+) -> Evaluated {
+    let Some(function) = functions::lookup(name) else {
+        let error = Error::eval(
+            "Call to unknown function",
+            format!("No function named {name:?} is defined."),
+            text_span(span.start, name),
+        );
+        return (Value::dynamic_unknown(), Diags::error(error));
+    };
+
+    let mut diags = Diags::none();
+    let mut args: Vec<Arg<'a>> = arg_exprs.iter().map(Arg::Expr).collect();
+    if let (true, Some(last)) = (expand_final, arg_exprs.last()) {
+        let (value, expand_diags) = ev.eval(last);
+        if expand_diags.has_errors() {
+            return (Value::dynamic_unknown(), expand_diags);
+        }
+        diags.append(expand_diags);
+        let expansion_error = |detail: &str| Error::eval(INVALID_EXPANSION, detail, last.span);
+        match value.ty() {
+            Type::Dynamic | Type::Tuple(_) | Type::List(_) | Type::Set(_) if value.is_null() => {
+                diags.push(expansion_error(
+                    "The argument expanded with ... must not be null.",
+                ));
+                return (Value::dynamic_unknown(), diags);
+            }
+            Type::Dynamic => return (Value::dynamic_unknown(), diags),
+            Type::Tuple(_) | Type::List(_) | Type::Set(_) => {
+                if !value.is_known() {
+                    return (Value::dynamic_unknown(), diags);
+                }
+                args.pop();
+                args.extend(
+                    value
+                        .elements()
+                        .into_iter()
+                        .map(|(_, v)| Arg::Expanded(v, last.span)),
+                );
+            }
+            _ => {
+                diags.push(expansion_error(
+                    "The argument expanded with ... must be a tuple, list or set.",
+                ));
+                return (Value::dynamic_unknown(), diags);
+            }
+        }
+    }
+
+    let params = &function.params;
+    if args.len() < params.len() {
+        let at_least = if function.var_param.is_some() {
+            " at least"
+        } else {
+            ""
+        };
+        let error = Error::eval(
+            "Not enough function arguments",
+            format!(
+                "Function {name:?} takes{at_least} {} argument(s); {:?} is missing.",
+                params.len(),
+                params[args.len()].name
+            ),
+            last_char_span(span),
+        );
+        return (Value::dynamic_unknown(), Diags::error(error));
+    }
+    if function.var_param.is_none() && args.len() > params.len() {
+        let error = Error::eval(
+            "Too many function arguments",
+            format!("Function {name:?} takes only {} argument(s).", params.len()),
+            args[params.len()].start_range(),
+        );
+        return (Value::dynamic_unknown(), Diags::error(error));
+    }
+
+    let mut values = Vec::with_capacity(args.len());
+    for (i, arg) in args.iter().enumerate() {
+        let param = function
+            .param_for(i)
+            .expect("arity was checked against the parameters");
+        let value = match arg {
+            Arg::Expr(e) => {
+                let (v, d) = ev.eval(e);
+                diags.append(d);
+                v
+            }
+            Arg::Expanded(v, _) => v.clone(),
+        };
+        let value = if param.ty == Type::Dynamic {
+            value
+        } else {
+            match convert(&value, &param.ty) {
+                Ok(v) => v,
+                Err(e) => {
+                    diags.push(Error::eval(
+                        INVALID_ARGUMENT,
+                        format!(
+                            "Unsuitable value for parameter {:?}: {}.",
+                            param.name, e.message
+                        ),
+                        arg.start_range(),
+                    ));
+                    value
+                }
+            }
+        };
+        values.push(value);
+    }
+    if diags.has_errors() {
+        return (Value::dynamic_unknown(), diags);
+    }
+
+    match function.call(&values) {
+        Ok(v) => (v, diags),
+        Err(e) => {
+            diags.push(call_error(name, function, &args, &e, span));
+            (Value::dynamic_unknown(), diags)
+        }
+    }
+}
+
+/// The diagnostic for a failed call: about one argument when the function
+/// names one, otherwise about the call.
+fn call_error(
+    name: &str,
+    function: &functions::Function,
+    args: &[Arg<'_>],
+    error: &CallError,
+    span: Span,
+) -> Error {
+    let call_failed = || {
+        // The name and the opening parenthesis.
+        let start = text_span(span.start, name);
+        Error::eval(
+            CALL_FAILED,
+            format!("The call to {name:?} failed: {error}."),
+            Span::new(start.start, text_span(start.end, "(").end),
+        )
+    };
+    let CallError::Arg { index, .. } = error else {
+        return call_failed();
+    };
+    match (function.param_for(*index), args.get(*index)) {
+        (Some(param), Some(arg)) => Error::eval(
+            INVALID_ARGUMENT,
+            format!("Unsuitable value for parameter {:?}: {error}.", param.name),
+            arg.start_range(),
+        ),
+        // An error about a variadic argument that was not given.
+        (Some(param), None) => Error::eval(
+            INVALID_ARGUMENT,
+            format!("Unsuitable value for parameter {:?}: {error}.", param.name),
+            span,
+        ),
+        (None, _) => call_failed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::test_support::check_table;
+    use crate::HclVersion;
+
+    // Expected outcomes checked against hashicorp/hcl 2.14.1 with
+    // Terraform's definitions of the functions.
+    #[test]
+    fn call_table() {
+        check_table(
+            &[
+                ("length(\"h\u{e9}llo\")", "OK number 5"),
+                ("length(uo)", "OK number 2"),
+                ("length(n)", "ERR Error in function call @ 1:1:0-1:8:7"),
+                (
+                    "length(nul)",
+                    "ERR Invalid function argument @ 1:8:7-1:11:10",
+                ),
+                (
+                    "length()",
+                    "ERR Not enough function arguments @ 1:8:7-1:9:8",
+                ),
+                (
+                    "length(1, 2)",
+                    "ERR Too many function arguments @ 1:11:10-1:12:11",
+                ),
+                ("nofunc(nope)", "ERR Call to unknown function @ 1:1:0-1:7:6"),
+                ("max(1, \"5\", 3)", "OK number 5"),
+                ("max(ul...)", "OK dynamic unknown(dynamic)"),
+                (
+                    "max(nl...)",
+                    "ERR Invalid expanding argument value @ 1:5:4-1:7:6",
+                ),
+                (
+                    "upper([\"a\", \"b\"]...)",
+                    "ERR Too many function arguments @ 1:7:6-1:17:16",
+                ),
+                (
+                    "concat(1, l)",
+                    "ERR Invalid function argument @ 1:8:7-1:9:8",
+                ),
+                (
+                    "tobool(\"x\")",
+                    "ERR Invalid function argument @ 1:9:8-1:10:9",
+                ),
+                ("toset(sdup)", "OK set(string) set<string>[\"a\", \"b\"]"),
+            ],
+            HclVersion::V2_14,
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! `cond ? a : b` (`hclsyntax.ConditionalExpr`).
+//!
+//! HCL 2.14 evaluates both results before the condition, unifies their
+//! types, and reports only the taken branch's diagnostics.
+
+use super::{Diags, Evaluated, Evaluator};
+use crate::ast::Expr;
+use crate::convert::convert;
+use crate::error::{Error, Span};
+use crate::types::Type;
+use crate::unify::unify_unsafe;
+use crate::value::Value;
+
+const INCONSISTENT_TYPES: &str = "Inconsistent conditional result types";
+
+/// Mirrors `hclsyntax.ConditionalExpr.Value`.
+pub(super) fn conditional<'a>(
+    ev: &mut Evaluator<'a>,
+    condition: &'a Expr,
+    true_expr: &'a Expr,
+    false_expr: &'a Expr,
+    _span: Span,
+) -> Evaluated {
+    let (true_val, true_diags) = ev.eval(true_expr);
+    let (false_val, false_diags) = ev.eval(false_expr);
+
+    // A literal `null` result takes the other result's type; a result of
+    // unknown type leaves the result type unknown.
+    let true_ty = true_val.ty();
+    let false_ty = false_val.ty();
+    let (result_ty, convert_true, convert_false) = if is_dynamic_null(&true_val) {
+        (false_ty, true, false)
+    } else if is_dynamic_null(&false_val) {
+        (true_ty, false, true)
+    } else if true_ty == Type::Dynamic || false_ty == Type::Dynamic {
+        (Type::Dynamic, false, false)
+    } else {
+        match unify_unsafe(&[true_ty.clone(), false_ty.clone()]) {
+            Some((ty, needs)) => (ty, needs[0], needs[1]),
+            None => {
+                let error = Error::eval(
+                    INCONSISTENT_TYPES,
+                    format!(
+                        "The two results must have types that can be unified. {}.",
+                        describe_mismatch(&true_ty, &false_ty)
+                    ),
+                    true_expr.span.to(false_expr.span),
+                );
+                return (Value::dynamic_unknown(), Diags::error(error));
+            }
+        }
+    };
+
+    let (cond, mut diags) = ev.eval(condition);
+    if cond.is_null() {
+        diags.push(Error::eval(
+            "Null condition",
+            "The condition is null; it must be true or false.",
+            condition.span,
+        ));
+        return (Value::Unknown(result_ty), diags);
+    }
+    if !cond.is_known() {
+        return (Value::Unknown(result_ty), diags);
+    }
+    let cond = match convert(&cond, &Type::Bool) {
+        Ok(Value::Bool(b)) => b,
+        Ok(_) => return (Value::Unknown(result_ty), diags),
+        Err(_) => {
+            diags.push(Error::eval(
+                "Incorrect condition type",
+                "The condition must be a bool value.",
+                condition.span,
+            ));
+            return (Value::Unknown(result_ty), diags);
+        }
+    };
+
+    let (value, branch_diags, needs_conversion, branch, which) = if cond {
+        (true_val, true_diags, convert_true, true_expr, "true")
+    } else {
+        (false_val, false_diags, convert_false, false_expr, "false")
+    };
+    diags.append(branch_diags);
+    if !needs_conversion {
+        return (value, diags);
+    }
+    match convert(&value, &result_ty) {
+        Ok(v) => (v, diags),
+        Err(e) => {
+            diags.push(Error::eval(
+                INCONSISTENT_TYPES,
+                format!(
+                    "The {which} result cannot take the result type: {}.",
+                    e.message
+                ),
+                branch.span,
+            ));
+            (Value::Unknown(result_ty), diags)
+        }
+    }
+}
+
+/// `cty.NullVal(cty.DynamicPseudoType)`, which a literal `null` produces.
+fn is_dynamic_null(value: &Value) -> bool {
+    matches!(value, Value::Null(Type::Dynamic))
+}
+
+/// A short explanation of why two result types do not unify, looking inside
+/// structural types of the same kind.
+fn describe_mismatch(true_ty: &Type, false_ty: &Type) -> String {
+    match (true_ty, false_ty) {
+        (Type::Object(t), Type::Object(f)) => {
+            for (name, t_attr) in t {
+                match f.get(name) {
+                    None => {
+                        return format!("Only the 'true' value has the object attribute {name:?}")
+                    }
+                    Some(f_attr) if f_attr != t_attr => {
+                        return format!(
+                            "The object attribute {name:?} differs: {}",
+                            describe_mismatch(t_attr, f_attr)
+                        )
+                    }
+                    Some(_) => {}
+                }
+            }
+            if let Some(name) = f.keys().find(|k| !t.contains_key(*k)) {
+                return format!("Only the 'false' value has the object attribute {name:?}");
+            }
+        }
+        (Type::Tuple(t), Type::Tuple(f)) => {
+            if t.len() != f.len() {
+                return format!(
+                    "The 'true' tuple has {} elements and the 'false' tuple {}",
+                    t.len(),
+                    f.len()
+                );
+            }
+            if let Some((i, (te, fe))) = t.iter().zip(f).enumerate().find(|(_, (a, b))| a != b) {
+                return format!("Tuple element {i} differs: {}", describe_mismatch(te, fe));
+            }
+        }
+        _ => {}
+    }
+    let (t, f) = (true_ty.friendly_name(), false_ty.friendly_name());
+    if t == f {
+        "Some nested attribute or element differs between the 'true' and 'false' values".to_string()
+    } else {
+        format!("The 'true' value is {t} but the 'false' value is {f}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::test_support::check_table;
+    use crate::HclVersion;
+
+    // Expected outcomes checked against hashicorp/hcl 2.14.1.
+    #[test]
+    fn conditional_table() {
+        check_table(
+            &[
+                ("true ? 12 : \"hello\"", "OK string \"12\""),
+                ("false ? \"five\" : 1", "OK string \"1\""),
+                ("true ? null : 1", "OK number null(number)"),
+                (
+                    "ub ? [1] : [\"a\"]",
+                    "OK tuple([string]) unknown(tuple([string]))",
+                ),
+                (
+                    "true ? o : m",
+                    "ERR Inconsistent conditional result types @ 1:8:7-1:13:12",
+                ),
+                ("nb ? 1 : 2", "ERR Null condition @ 1:1:0-1:3:2"),
+                (
+                    "\"x\" ? 1 : 2",
+                    "ERR Incorrect condition type @ 1:1:0-1:4:3",
+                ),
+                ("true ? 1 : nope", "OK number 1"),
+                ("false ? 1 : nope", "ERR Unknown variable @ 1:13:12-1:17:16"),
+                ("ub ? nope : 1", "OK dynamic unknown(dynamic)"),
+            ],
+            HclVersion::V2_14,
+        );
+    }
+}

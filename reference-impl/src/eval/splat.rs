@@ -1,0 +1,164 @@
+//! `source[*].each` and `source.*.each` (`hclsyntax.SplatExpr`).
+
+use super::{Diags, Evaluated, Evaluator};
+use crate::ast::{Expr, ExprKind};
+use crate::error::{Error, Span};
+use crate::types::Type;
+use crate::value::Value;
+
+/// Mirrors `hclsyntax.SplatExpr.Value`.
+pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr) -> Evaluated {
+    let (source_val, mut diags) = ev.eval(source);
+    if diags.has_errors() {
+        return (Value::dynamic_unknown(), diags);
+    }
+    let source_ty = source_val.ty();
+    // Anything but a sequence is treated as a one-element tuple, or an
+    // empty tuple when null.
+    let auto_upgrade = !matches!(source_ty, Type::Tuple(_) | Type::List(_) | Type::Set(_));
+    if source_val.is_null() {
+        if auto_upgrade {
+            return (Value::tuple(Vec::new()), diags);
+        }
+        diags.push(Error::eval(
+            "Splat of null value",
+            "A splat expression cannot be applied to a null sequence.",
+            source.span,
+        ));
+        return (Value::dynamic_unknown(), diags);
+    }
+    if source_ty == Type::Dynamic {
+        return (Value::dynamic_unknown(), diags);
+    }
+
+    // An unknown value upgraded to a tuple still has its `each` expression
+    // checked, but the result stays unknown: it might turn out null.
+    let upgraded_unknown = auto_upgrade && !source_val.is_known();
+    let (source_val, source_ty) = if auto_upgrade {
+        (Value::tuple(vec![source_val]), Type::Tuple(vec![source_ty]))
+    } else {
+        (source_val, source_ty)
+    };
+
+    if !source_val.is_known() {
+        let (ty, ty_diags) = result_type(ev, each, &source_ty);
+        diags.append(ty_diags);
+        return (Value::Unknown(ty), diags);
+    }
+
+    let elements = source_val.elements();
+    drop(source_val);
+    let mut vals = Vec::with_capacity(elements.len());
+    let mut is_known = true;
+    let saved = ev.anon.take();
+    for (_, item) in elements {
+        ev.anon = Some(item);
+        let (v, item_diags) = ev.eval(each);
+        if item_diags.has_errors() {
+            is_known = false;
+        }
+        diags.append(item_diags);
+        vals.push(v);
+    }
+    ev.anon = saved;
+
+    if upgraded_unknown {
+        return (Value::dynamic_unknown(), diags);
+    }
+    if !is_known {
+        let (ty, _) = result_type(ev, each, &source_ty);
+        return (Value::Unknown(ty), diags);
+    }
+    match source_ty {
+        Type::List(_) | Type::Set(_) => {
+            let Some(first) = vals.first() else {
+                let (ty, ty_diags) = result_type(ev, each, &source_ty);
+                diags.append(ty_diags);
+                let elem = ty.element_type().cloned().unwrap_or(Type::Dynamic);
+                return (Value::list(elem, Vec::new()), diags);
+            };
+            let elem = first.ty();
+            if vals.iter().skip(1).any(|v| v.ty() != elem) {
+                // cty cannot build such a list; HCL's parser never produces
+                // an expression that gets here.
+                diags.push(Error::eval(
+                    "Inconsistent list element types",
+                    "The splat results do not all have the same type.",
+                    each.span,
+                ));
+                return (Value::dynamic_unknown(), diags);
+            }
+            (Value::list(elem, vals), diags)
+        }
+        _ => (Value::tuple(vals), diags),
+    }
+}
+
+/// The type the result would have, found by evaluating `each` on unknown
+/// elements of the source's element types.
+fn result_type<'a>(ev: &mut Evaluator<'a>, each: &'a Expr, source_ty: &Type) -> (Type, Diags) {
+    let saved = ev.anon.take();
+    let mut diags = Diags::none();
+    let ty = match source_ty {
+        Type::List(elem) | Type::Set(elem) => {
+            ev.anon = Some(Value::Unknown((**elem).clone()));
+            let (v, d) = ev.eval(each);
+            diags.append(d);
+            Type::list(v.ty())
+        }
+        Type::Tuple(elems) => {
+            let mut tys = Vec::with_capacity(elems.len());
+            for elem in elems {
+                ev.anon = Some(Value::Unknown(elem.clone()));
+                let (v, d) = ev.eval(each);
+                diags.append(d);
+                tys.push(v.ty());
+            }
+            Type::Tuple(tys)
+        }
+        _ => Type::Dynamic,
+    };
+    ev.anon = saved;
+    (ty, diags)
+}
+
+/// The range of the splat marker (`[*]` or `.*`), which the parser gives to
+/// the placeholder at the root of `each`.
+pub(super) fn marker_span(each: &Expr) -> Option<Span> {
+    let mut expr = each;
+    loop {
+        expr = match &expr.kind {
+            ExprKind::AnonSymbol => return Some(expr.span),
+            ExprKind::RelativeTraversal { source, .. } => source,
+            ExprKind::Index { collection, .. } => collection,
+            ExprKind::Splat { source, .. } => source,
+            _ => return None,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::test_support::check_table;
+    use crate::HclVersion;
+
+    // Expected outcomes checked against hashicorp/hcl 2.14.1.
+    #[test]
+    fn splat_table() {
+        check_table(
+            &[
+                ("so[*].a", "OK list(number) list<number>[1, 2]"),
+                ("to[*].a", "OK tuple([number,string]) tuple[1, \"s\"]"),
+                ("o.*.a", "OK tuple([number]) tuple[1]"),
+                ("nul[*].a", "OK tuple([]) tuple[]"),
+                ("nl[*]", "ERR Splat of null value @ 1:1:0-1:3:2"),
+                ("ulo[*].a", "OK list(number) unknown(list(number))"),
+                ("uo[*].a", "OK dynamic unknown(dynamic)"),
+                ("elo[*].c", "ERR Unsupported attribute @ 1:7:6-1:9:8"),
+                ("lo.*.a[1]", "OK number 2"),
+                ("lo[*].a[1]", "ERR Invalid index @ 1:8:7-1:11:10"),
+            ],
+            HclVersion::V2_14,
+        );
+    }
+}
