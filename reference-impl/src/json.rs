@@ -67,7 +67,11 @@ pub fn type_to_json(ty: &Type) -> Json {
 /// read from their decimal text at 512 bits (never through f64), and the
 /// strings "Infinity" / "-Infinity" are infinities. Each path in `unknown`
 /// marks the value there as unknown (its JSON must be null); every path
-/// must lead to a position inside the value.
+/// must lead to a position inside the value. A set's positions are those of
+/// its JSON array, which [`value_to_json`] writes in cty's set order.
+///
+/// A JSON number decoded as a string keeps serde_json's text of it, which
+/// normalizes exponents (`1E5` reads as "1e+5"; cty keeps "1E5").
 pub fn value_from_json(
     ty: &Type,
     json: &Json,
@@ -150,8 +154,8 @@ pub fn number_to_json(n: &Number) -> Json {
     }
 }
 
-/// Renders a value path for messages: `.name`/`["key"]` steps become
-/// `["key"]`, indexes `[0]`.
+/// Renders a value path for messages: attribute names and map keys as
+/// `["key"]` (Go-quoted), positions as `[0]`.
 fn render_path(path: &[PathStep]) -> String {
     let mut out = String::new();
     for step in path {

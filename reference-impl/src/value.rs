@@ -11,12 +11,12 @@ use crate::number::Number;
 use crate::types::Type;
 
 pub use quote::{go_quote, is_print};
-pub(crate) use set::contains as set_contains;
+pub(crate) use set::hash as set_hash;
 
 /// The deepest nesting of values (and types) the entry points accept
 /// (JSON decoding); the recursive walks over values in this crate rely on
 /// values never being deeper than this plus what an expression can add.
-pub const MAX_VALUE_DEPTH: usize = 256;
+pub const MAX_VALUE_DEPTH: usize = 128;
 
 /// A cty value.
 ///

@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 
 use crate::number::{NotANumber, Number};
 use crate::types::Type;
-use crate::value::{set_contains, Value};
+use crate::value::{set_hash, Value};
 
 /// Why an operation has no result. The message is user-facing, e.g. "can't
 /// divide zero by zero or infinity by infinity".
@@ -113,7 +113,7 @@ impl Value {
                 if a.iter().chain(b.iter()).any(|v| !v.is_known()) {
                     return unknown;
                 }
-                a.iter().all(|v| set_contains(b, v)) && b.iter().all(|v| set_contains(a, v))
+                sets_equal(a, b)
             }
             _ => false,
         })
@@ -207,6 +207,23 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, Option<&'a Value>)>) ->
         }
     }
     Some(true)
+}
+
+/// Mirrors the set case of Equals: every element of each set is in the
+/// other (same hash bucket and `Equals` true). Each pair is compared once,
+/// so nested sets cost no more than other nesting.
+fn sets_equal(a: &[Value], b: &[Value]) -> bool {
+    let ha: Vec<u32> = a.iter().map(set_hash).collect();
+    let hb: Vec<u32> = b.iter().map(set_hash).collect();
+    let mut equal = vec![vec![None::<bool>; b.len()]; a.len()];
+    let mut pair = |i: usize, j: usize| -> bool {
+        if ha[i] != hb[j] {
+            return false;
+        }
+        *equal[i][j].get_or_insert_with(|| matches!(a[i].equals(&b[j]), Value::Bool(true)))
+    };
+    (0..a.len()).all(|i| (0..b.len()).any(|j| pair(i, j)))
+        && (0..b.len()).all(|j| (0..a.len()).any(|i| pair(i, j)))
 }
 
 /// cty's typeCheck for an operation: every operand has type `want` or is

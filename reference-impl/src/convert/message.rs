@@ -45,12 +45,19 @@ fn objects(got: &Type, want: &Type) -> String {
         if got_ty == want_ty || unsafe_mismatch.is_some() {
             continue;
         }
-        let describe = || {
-            format!(
-                "attribute {}: {}",
-                go_quote(name),
-                mismatch_message(got_ty, want_ty)
-            )
+        // Both messages describe the same attribute; build it once so deep
+        // mismatches stay linear.
+        let mut described: Option<String> = None;
+        let mut describe = || {
+            described
+                .get_or_insert_with(|| {
+                    format!(
+                        "attribute {}: {}",
+                        go_quote(name),
+                        mismatch_message(got_ty, want_ty)
+                    )
+                })
+                .clone()
         };
         if get_plan(got_ty, want_ty, true).is_none() {
             unsafe_mismatch = Some(describe());

@@ -37,14 +37,9 @@ pub(super) fn build(elem: &Type, items: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
-/// Mirrors set.Set.Has on a set's elements: same hash bucket and equal.
-pub(crate) fn contains(items: &[Value], v: &Value) -> bool {
-    let h = hash(v);
-    items.iter().any(|e| hash(e) == h && equivalent(e, v))
-}
-
-/// Mirrors cty.Value.Hash: the CRC-32 (IEEE) of the hash string.
-fn hash(v: &Value) -> u32 {
+/// Mirrors cty.Value.Hash: the CRC-32 (IEEE) of the hash string, which
+/// picks an element's bucket.
+pub(crate) fn hash(v: &Value) -> u32 {
     crc32fast::hash(hash_string(v).as_bytes())
 }
 

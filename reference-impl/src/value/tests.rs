@@ -168,36 +168,3 @@ fn unknown_paths_and_accessors() {
     assert!(Value::Unknown(Type::Dynamic).get_attr("x").is_some());
     assert_eq!(Value::string("e\u{301}").as_str(), Some("\u{e9}"));
 }
-
-#[test]
-fn tmp_deep_values() {
-    let depth = 600;
-    let mut v = Value::int(1);
-    let mut t = Type::Number;
-    for i in 0..depth {
-        if i % 3 == 0 {
-            v = Value::tuple(vec![v]);
-            t = Type::list(t);
-        } else if i % 3 == 1 {
-            v = Value::set(v.ty(), vec![v]);
-            t = Type::set(t);
-        } else {
-            let mut m = std::collections::BTreeMap::new();
-            m.insert("a".to_string(), v);
-            v = Value::object(m);
-            let mut mt = std::collections::BTreeMap::new();
-            mt.insert("a".to_string(), t);
-            t = Type::map(Type::Object(mt).element_type().cloned().unwrap_or(Type::String));
-            t = Type::String;
-        }
-    }
-    let _ = crate::convert::convert(&v, &Type::list(Type::String));
-    let _ = crate::convert::convert(&v, &v.ty());
-    let w = v.clone();
-    assert!(matches!(v.equals(&w), Value::Bool(true)));
-    assert!(v.raw_equals(&w));
-    let _ = Value::set(v.ty(), vec![v.clone(), w]);
-    let _ = crate::json::value_to_json(&v);
-    let _ = crate::unify::unify_unsafe(&[v.ty(), Type::Dynamic, v.ty()]);
-    let _ = crate::convert::mismatch_message(&v.ty(), &Type::list(Type::Number));
-}
