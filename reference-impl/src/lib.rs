@@ -50,8 +50,8 @@ pub fn evaluate_source(
     ctx: &eval::Context,
 ) -> Result<Value, Error> {
     let expr = match kind {
-        SourceKind::Expression => parser::parse_expression(source)?,
-        SourceKind::Template => parser::parse_template(source)?,
+        SourceKind::Expression => parser::parse_expression_as(source, ctx.version)?,
+        SourceKind::Template => parser::parse_template_as(source, ctx.version)?,
     };
     eval::evaluate(&expr, ctx)
 }

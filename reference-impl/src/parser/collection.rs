@@ -5,6 +5,7 @@ use super::cursor::{between, error, node, Node, PResult, Parser};
 use super::diag;
 use super::token::{Token, TokenKind};
 use crate::ast::{ExprKind, ForExpr, ObjectItem, ObjectKey};
+use crate::error::Span;
 
 impl<'a> Parser<'a> {
     /// ```text
@@ -17,24 +18,24 @@ impl<'a> Parser<'a> {
     pub fn tuple_cons(&mut self) -> PResult<Node> {
         let open = self.read();
         self.with_newlines(false, |p| {
-            if p.peek().is_keyword("for") {
+            if p.peek_keyword("for") {
                 return p.for_expr(open);
             }
             let mut items = Vec::new();
             let mut height = 0;
             let close = loop {
                 if p.peek_kind() == TokenKind::CBrack {
-                    break p.read();
+                    break p.read_span();
                 }
                 let item = p.expression()?;
                 height = height.max(item.height);
-                items.push(item.expr);
+                items.push(*item.expr);
 
                 let next = p.peek();
                 match next.kind {
-                    TokenKind::CBrack => break p.read(),
+                    TokenKind::CBrack => break p.read_span(),
                     TokenKind::Comma => {
-                        p.read();
+                        p.skip();
                     }
                     TokenKind::Eof => {
                         return Err(error(
@@ -54,7 +55,7 @@ impl<'a> Parser<'a> {
             };
             node(
                 ExprKind::TupleCons(items),
-                between(open.span, close.span),
+                between(open.span, close),
                 height,
             )
         })
@@ -74,7 +75,7 @@ impl<'a> Parser<'a> {
         let open = self.read();
         // `for` is looked for with newlines ignored: `{\n for ...}` is a
         // `for` expression.
-        if self.with_newlines(false, |p| Ok(p.peek().is_keyword("for")))? {
+        if self.with_newlines(false, |p| Ok(p.peek_keyword("for")))? {
             return self.for_expr(open);
         }
         self.with_newlines(true, |p| {
@@ -84,10 +85,10 @@ impl<'a> Parser<'a> {
                 let next = p.peek();
                 match next.kind {
                     TokenKind::Newline => {
-                        p.read();
+                        p.skip();
                         continue;
                     }
-                    TokenKind::CBrace => break p.read(),
+                    TokenKind::CBrace => break p.read_span(),
                     _ => {}
                 }
 
@@ -97,22 +98,22 @@ impl<'a> Parser<'a> {
                 if !matches!(next.kind, TokenKind::Equal | TokenKind::Colon) {
                     return Err(missing_separator(&open, &next));
                 }
-                p.read();
+                p.skip();
                 let value = p.expression()?;
                 height = height.max(key.height).max(value.height);
                 items.push(ObjectItem {
                     key: ObjectKey {
-                        expr: key.expr,
+                        expr: *key.expr,
                         force_non_literal,
                     },
-                    value: value.expr,
+                    value: *value.expr,
                 });
 
                 let next = p.peek();
                 match next.kind {
-                    TokenKind::CBrace => break p.read(),
+                    TokenKind::CBrace => break p.read_span(),
                     TokenKind::Comma | TokenKind::Newline => {
-                        p.read();
+                        p.skip();
                     }
                     TokenKind::Eof => {
                         return Err(error(
@@ -132,7 +133,7 @@ impl<'a> Parser<'a> {
             };
             node(
                 ExprKind::ObjectCons(items),
-                between(open.span, close.span),
+                between(open.span, close),
                 height,
             )
         })
@@ -150,112 +151,139 @@ impl<'a> Parser<'a> {
     /// belong. Mirrors `parser.finishParsingForExpr`.
     fn for_expr(&mut self, open: Token<'a>) -> PResult<Node> {
         self.with_newlines(false, |p| {
-            p.read(); // the `for` keyword
-            let (make_object, close_kind) = if open.kind == TokenKind::OBrace {
-                (true, TokenKind::CBrace)
-            } else {
-                (false, TokenKind::CBrack)
-            };
-            let invalid = |detail: &str, token: &Token<'_>| {
-                error(diag::INVALID_FOR_EXPRESSION, detail, token.span)
-            };
+            let parts = p.for_expr_parts(open.kind == TokenKind::OBrace)?;
+            finish_for_expr(open.span, parts)
+        })
+    }
 
-            if p.peek_kind() != TokenKind::Ident {
-                return Err(invalid(diag::FOR_MISSING_NAME_DETAIL, &p.peek()));
-            }
-            let mut value_var = p.read().text;
-            let mut key_var = None;
-            if p.peek_kind() == TokenKind::Comma {
-                key_var = Some(value_var.to_string());
-                p.read();
-                if p.peek_kind() != TokenKind::Ident {
-                    return Err(invalid(diag::FOR_MISSING_VALUE_NAME_DETAIL, &p.peek()));
-                }
-                value_var = p.read().text;
-            }
-            if !p.peek().is_keyword("in") {
-                return Err(invalid(diag::FOR_MISSING_IN_DETAIL, &p.peek()));
-            }
-            p.read();
-            let collection = p.expression()?;
-            if p.peek_kind() != TokenKind::Colon {
-                return Err(invalid(diag::FOR_MISSING_COLON_DETAIL, &p.peek()));
-            }
-            p.read();
+    /// Everything from the `for` keyword to the closing bracket.
+    fn for_expr_parts(&mut self, make_object: bool) -> PResult<ForParts<'a>> {
+        self.skip(); // the `for` keyword
+        let close_kind = if make_object {
+            TokenKind::CBrace
+        } else {
+            TokenKind::CBrack
+        };
+        let invalid =
+            |p: &Self, detail: &str| p.error_at_next(diag::INVALID_FOR_EXPRESSION, detail);
 
-            let mut value = p.expression()?;
-            let mut key = None;
-            if p.peek_kind() == TokenKind::FatArrow {
-                p.read();
-                key = Some(value);
-                value = p.expression()?;
+        if self.peek_kind() != TokenKind::Ident {
+            return Err(invalid(self, diag::FOR_MISSING_NAME_DETAIL));
+        }
+        let mut value_var = self.read_text();
+        let mut key_var = None;
+        if self.peek_kind() == TokenKind::Comma {
+            key_var = Some(value_var);
+            self.skip();
+            if self.peek_kind() != TokenKind::Ident {
+                return Err(invalid(self, diag::FOR_MISSING_VALUE_NAME_DETAIL));
             }
-            let ellipsis = if p.peek_kind() == TokenKind::Ellipsis {
-                Some(p.read())
-            } else {
-                None
-            };
-            let condition = if p.peek().is_keyword("if") {
-                p.read();
-                Some(p.expression()?)
-            } else {
-                None
-            };
-            if p.peek_kind() != close_kind {
-                return Err(invalid(diag::FOR_EXTRA_CHARACTERS_DETAIL, &p.peek()));
-            }
-            let close = p.read();
+            value_var = self.read_text();
+        }
+        if !self.peek_keyword("in") {
+            return Err(invalid(self, diag::FOR_MISSING_IN_DETAIL));
+        }
+        self.skip();
+        let collection = self.expression()?;
+        if self.peek_kind() != TokenKind::Colon {
+            return Err(invalid(self, diag::FOR_MISSING_COLON_DETAIL));
+        }
+        self.skip();
 
-            if !make_object {
-                if let Some(key) = &key {
-                    return Err(error(
-                        diag::INVALID_FOR_EXPRESSION,
-                        diag::FOR_TUPLE_KEY_DETAIL,
-                        key.expr.span,
-                    ));
-                }
-                if let Some(ellipsis) = &ellipsis {
-                    return Err(invalid(diag::FOR_TUPLE_GROUP_DETAIL, ellipsis));
-                }
-            } else if key.is_none() {
-                return Err(error(
-                    diag::INVALID_FOR_EXPRESSION,
-                    diag::FOR_OBJECT_KEY_DETAIL,
-                    value.expr.span,
-                ));
-            }
-
-            let height = [
-                Some(collection.height),
-                key.as_ref().map(|k| k.height),
-                Some(value.height),
-                condition.as_ref().map(|c| c.height),
-            ]
-            .into_iter()
-            .flatten()
-            .max()
-            .unwrap_or(0);
-            let for_expr = ForExpr {
-                key_var,
-                value_var: value_var.to_string(),
-                collection: collection.expr,
-                key: key.map(|k| k.expr),
-                value: value.expr,
-                condition: condition.map(|c| c.expr),
-                group: ellipsis.is_some(),
-                open_span: open.span,
-            };
-            node(
-                ExprKind::For(Box::new(for_expr)),
-                between(open.span, close.span),
-                height,
-            )
+        let mut value = self.expression()?;
+        let mut key = None;
+        if self.peek_kind() == TokenKind::FatArrow {
+            self.skip();
+            key = Some(value);
+            value = self.expression()?;
+        }
+        let group = if self.peek_kind() == TokenKind::Ellipsis {
+            Some(self.read_span())
+        } else {
+            None
+        };
+        let condition = if self.peek_keyword("if") {
+            self.skip();
+            Some(self.expression()?)
+        } else {
+            None
+        };
+        if self.peek_kind() != close_kind {
+            return Err(invalid(self, diag::FOR_EXTRA_CHARACTERS_DETAIL));
+        }
+        let close = self.read_span();
+        Ok(ForParts {
+            make_object,
+            key_var,
+            value_var,
+            collection,
+            key,
+            value,
+            group,
+            condition,
+            close,
         })
     }
 }
 
+/// The pieces of a `for` expression, before the checks that depend on its
+/// brackets.
+struct ForParts<'a> {
+    make_object: bool,
+    key_var: Option<&'a str>,
+    value_var: &'a str,
+    collection: Node,
+    key: Option<Node>,
+    value: Node,
+    group: Option<Span>,
+    condition: Option<Node>,
+    close: Span,
+}
+
+/// Rejects a key or grouping in a tuple `for` and a missing key in an object
+/// `for`, then builds the node.
+fn finish_for_expr(open: Span, parts: ForParts<'_>) -> PResult<Node> {
+    let invalid = |detail: &str, span: Span| error(diag::INVALID_FOR_EXPRESSION, detail, span);
+    if !parts.make_object {
+        if let Some(key) = &parts.key {
+            return Err(invalid(diag::FOR_TUPLE_KEY_DETAIL, key.expr.span));
+        }
+        if let Some(ellipsis) = parts.group {
+            return Err(invalid(diag::FOR_TUPLE_GROUP_DETAIL, ellipsis));
+        }
+    } else if parts.key.is_none() {
+        return Err(invalid(diag::FOR_OBJECT_KEY_DETAIL, parts.value.expr.span));
+    }
+
+    let height = [
+        Some(parts.collection.height),
+        parts.key.as_ref().map(|k| k.height),
+        Some(parts.value.height),
+        parts.condition.as_ref().map(|c| c.height),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(0);
+    let for_expr = ForExpr {
+        key_var: parts.key_var.map(str::to_string),
+        value_var: parts.value_var.to_string(),
+        collection: *parts.collection.expr,
+        key: parts.key.map(|k| *k.expr),
+        value: *parts.value.expr,
+        condition: parts.condition.map(|c| *c.expr),
+        group: parts.group.is_some(),
+        open_span: open,
+    };
+    node(
+        ExprKind::For(Box::new(for_expr)),
+        between(open, parts.close),
+        height,
+    )
+}
+
 /// The error for an object item whose key is not followed by `=` or `:`.
-fn missing_separator(open: &Token<'_>, next: &Token<'_>) -> crate::error::Error {
+fn missing_separator(open: &Token<'_>, next: &Token<'_>) -> Box<crate::error::Error> {
     match next.kind {
         TokenKind::Newline | TokenKind::Comma => error(
             diag::MISSING_ATTRIBUTE_VALUE,

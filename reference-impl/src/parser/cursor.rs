@@ -10,13 +10,14 @@ use crate::error::{Error, Span};
 /// Every parsing function stops at the first error, which is the first
 /// diagnostic `hclsyntax` would report: it only ever appends diagnostics in
 /// the order it meets them.
-pub(super) type PResult<T> = Result<T, Error>;
+pub(super) type PResult<T> = Result<T, Box<Error>>;
 
 /// A parsed expression with the height of its tree, so that no tree deeper
 /// than `MAX_NESTING_DEPTH` is ever built (long operator chains and index
-/// chains grow the tree without recursing in the parser).
+/// chains grow the tree without recursing in the parser). Boxed, like the
+/// error type, to keep the parser's stack frames small.
 pub(super) struct Node {
-    pub expr: Expr,
+    pub expr: Box<Expr>,
     pub height: usize,
 }
 
@@ -27,7 +28,7 @@ pub(super) struct Parser<'a> {
     /// Whether newlines are significant (the peeker's `IncludeNewlinesStack`).
     newlines: Vec<bool>,
     /// Current recursion depth of the nesting productions.
-    depth: usize,
+    pub depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -83,6 +84,33 @@ impl<'a> Parser<'a> {
         token
     }
 
+    /// Reads the next token, discarding it.
+    pub fn skip(&mut self) {
+        self.read();
+    }
+
+    /// Reads the next token, keeping only its range.
+    pub fn read_span(&mut self) -> Span {
+        self.read().span
+    }
+
+    /// Reads the next token, keeping only its text.
+    pub fn read_text(&mut self) -> &'a str {
+        self.read().text
+    }
+
+    /// Whether the next token is the identifier `word`.
+    pub fn peek_keyword(&self, word: &str) -> bool {
+        self.peek().is_keyword(word)
+    }
+
+    /// An error at the next token. Kept out of line so that the recursive
+    /// productions' stack frames stay small.
+    #[inline(never)]
+    pub fn error_at_next(&self, summary: &str, detail: &str) -> Box<Error> {
+        error(summary, detail, self.peek().span)
+    }
+
     /// The range of the last token read, whatever its kind
     /// (`peeker.PrevRange`).
     pub fn prev_span(&self) -> Span {
@@ -131,13 +159,24 @@ impl<'a> Parser<'a> {
     /// Runs a recursive production one level deeper, failing cleanly
     /// instead of exhausting the stack.
     pub fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.enter()?;
+        let result = f(self);
+        self.leave();
+        result
+    }
+
+    /// Goes one level deeper; every `enter` that succeeds is paired with a
+    /// `leave`.
+    pub fn enter(&mut self) -> PResult<()> {
         if self.depth >= MAX_NESTING_DEPTH {
             return Err(nesting_error(self.peek().span));
         }
         self.depth += 1;
-        let result = f(self);
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
         self.depth -= 1;
-        result
     }
 }
 
@@ -148,17 +187,17 @@ pub(super) fn node(kind: ExprKind, span: Span, child_height: usize) -> PResult<N
         return Err(nesting_error(span));
     }
     Ok(Node {
-        expr: Expr::new(kind, span),
+        expr: Box::new(Expr::new(kind, span)),
         height,
     })
 }
 
 /// A parse error with one of the summaries in `diag`.
-pub(super) fn error(summary: &str, detail: impl Into<String>, span: Span) -> Error {
-    Error::parse(summary, detail, span)
+pub(super) fn error(summary: &str, detail: impl Into<String>, span: Span) -> Box<Error> {
+    Box::new(Error::parse(summary, detail, span))
 }
 
-fn nesting_error(span: Span) -> Error {
+pub(super) fn nesting_error(span: Span) -> Box<Error> {
     error(
         diag::NESTING_TOO_DEEP,
         format!("Expressions may nest at most {MAX_NESTING_DEPTH} levels deep."),

@@ -42,7 +42,10 @@ impl<'a> Parser<'a> {
     /// Mirrors `parser.ParseExpression`; every nested expression comes
     /// through here, so this is where the nesting depth is counted.
     pub fn expression(&mut self) -> PResult<Node> {
-        self.nested(|p| p.conditional())
+        self.enter()?;
+        let result = self.conditional();
+        self.leave();
+        result
     }
 
     /// ```text
@@ -56,7 +59,7 @@ impl<'a> Parser<'a> {
         if self.peek_kind() != TokenKind::Question {
             return Ok(condition);
         }
-        self.read();
+        self.skip();
         let true_result = self.expression()?;
         let colon = self.peek();
         if colon.kind != TokenKind::Colon {
@@ -66,7 +69,7 @@ impl<'a> Parser<'a> {
                 colon.span,
             ));
         }
-        self.read();
+        self.skip();
         let false_result = self.expression()?;
         let span = between(start, false_result.expr.span);
         let height = condition
@@ -75,9 +78,9 @@ impl<'a> Parser<'a> {
             .max(false_result.height);
         node(
             ExprKind::Conditional {
-                condition: Box::new(condition.expr),
-                true_result: Box::new(true_result.expr),
-                false_result: Box::new(false_result.expr),
+                condition: condition.expr,
+                true_result: true_result.expr,
+                false_result: false_result.expr,
             },
             span,
             height,
@@ -97,15 +100,15 @@ impl<'a> Parser<'a> {
             if level < min_level {
                 break;
             }
-            self.read();
+            self.skip();
             let rhs = self.operation(level + 1)?;
             let span = between(lhs.expr.span, rhs.expr.span);
             let height = lhs.height.max(rhs.height);
             lhs = node(
                 ExprKind::Binary {
                     op,
-                    lhs: Box::new(lhs.expr),
-                    rhs: Box::new(rhs.expr),
+                    lhs: lhs.expr,
+                    rhs: rhs.expr,
                 },
                 span,
                 height,
@@ -143,12 +146,12 @@ impl<'a> Parser<'a> {
         match start.kind {
             TokenKind::OParen => self.parenthesized(),
             TokenKind::NumberLit => {
-                self.read();
+                self.skip();
                 let value = number_lit_value(&start)?;
                 node(ExprKind::Literal(value), start.span, 0)
             }
             TokenKind::Ident => {
-                self.read();
+                self.skip();
                 if matches!(self.peek_kind(), TokenKind::OParen | TokenKind::DoubleColon) {
                     return self.function_call(start);
                 }
@@ -184,13 +187,9 @@ impl<'a> Parser<'a> {
                     close.span,
                 ));
             }
-            p.read();
+            p.skip();
             let span = between(open.span, close.span);
-            node(
-                ExprKind::Parentheses(Box::new(inner.expr)),
-                span,
-                inner.height,
-            )
+            node(ExprKind::Parentheses(inner.expr), span, inner.height)
         })
     }
 
@@ -225,7 +224,7 @@ impl<'a> Parser<'a> {
         node(
             ExprKind::Unary {
                 op,
-                operand: Box::new(operand.expr),
+                operand: operand.expr,
             },
             span,
             operand.height,
@@ -278,7 +277,7 @@ impl<'a> Parser<'a> {
                 }
                 let arg = p.expression()?;
                 height = height.max(arg.height);
-                args.push(arg.expr);
+                args.push(*arg.expr);
 
                 let separator = p.read();
                 match separator.kind {

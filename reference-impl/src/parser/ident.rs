@@ -8,11 +8,17 @@
 
 /// Whether `c` may start an identifier.
 pub(super) fn is_id_start(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic() || c == '_';
+    }
     in_table(ID_START, c)
 }
 
 /// Whether `c` may continue an identifier.
 pub(super) fn is_id_continue(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    }
     in_table(ID_CONTINUE, c)
 }
 

@@ -33,8 +33,9 @@ mod tests;
 
 use crate::ast::Expr;
 use crate::error::Error;
+use crate::HclVersion;
 
-use cursor::{error, Parser};
+use cursor::{error, PResult, Parser};
 use scan::ScanMode;
 use token::TokenKind;
 
@@ -45,8 +46,32 @@ pub const MAX_NESTING_DEPTH: usize = 128;
 
 /// Parses a whole source text as one expression (`hclsyntax.ParseExpression`):
 /// leading/trailing whitespace, newlines and comments allowed, nothing else.
+/// Follows the default HCL version, which accepts namespaced function names.
 pub fn parse_expression(source: &str) -> Result<Expr, Error> {
-    let tokens = scan::scan(source, ScanMode::Expression);
+    parse_expression_as(source, HclVersion::default())
+}
+
+/// Parses a whole source text as a bare template (`hclsyntax.ParseTemplate`,
+/// the contents of a template file).
+pub fn parse_template(source: &str) -> Result<Expr, Error> {
+    parse_template_as(source, HclVersion::default())
+}
+
+/// `parse_expression` as a given HCL version parses it. The parser follows
+/// HCL 2.14 except for `::`, which 2.14 does not know: there a namespaced
+/// function call (`provider::p::f()`) is a syntax error.
+pub fn parse_expression_as(source: &str, version: HclVersion) -> Result<Expr, Error> {
+    expression_source(source, version).map_err(|e| *e)
+}
+
+/// `parse_template` as a given HCL version parses it (see
+/// `parse_expression_as`).
+pub fn parse_template_as(source: &str, version: HclVersion) -> Result<Expr, Error> {
+    template_source(source, version).map_err(|e| *e)
+}
+
+fn expression_source(source: &str, version: HclVersion) -> PResult<Expr> {
+    let tokens = scan::scan(source, ScanMode::Expression, double_colon(version));
     lexical::check_invalid_tokens(&tokens)?;
     let mut parser = Parser::new(tokens);
     // A bare expression ignores newlines, as if it were in parentheses.
@@ -60,15 +85,21 @@ pub fn parse_expression(source: &str) -> Result<Expr, Error> {
                 next.span,
             ));
         }
-        Ok(node.expr)
+        Ok(*node.expr)
     })
 }
 
-/// Parses a whole source text as a bare template (`hclsyntax.ParseTemplate`,
-/// the contents of a template file).
-pub fn parse_template(source: &str) -> Result<Expr, Error> {
-    let tokens = scan::scan(source, ScanMode::Template);
+fn template_source(source: &str, version: HclVersion) -> PResult<Expr> {
+    let tokens = scan::scan(source, ScanMode::Template, double_colon(version));
     lexical::check_invalid_tokens(&tokens)?;
     let mut parser = Parser::new(tokens);
-    Ok(parser.bare_template()?.expr)
+    Ok(*parser.bare_template()?.expr)
+}
+
+/// Whether `::` is a token: namespaced functions arrived after HCL 2.14.
+fn double_colon(version: HclVersion) -> bool {
+    match version {
+        HclVersion::V2_14 => false,
+        HclVersion::V2_24 => true,
+    }
 }

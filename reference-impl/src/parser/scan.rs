@@ -14,7 +14,6 @@
 //! directly before a newline is one token with the newline left for the
 //! next one.
 
-use unicode_segmentation::UnicodeSegmentation;
 use winnow::combinator::{alt, dispatch, opt, peek, repeat};
 use winnow::prelude::*;
 use winnow::token::{any, none_of, one_of, take_till, take_until, take_while};
@@ -22,6 +21,7 @@ use winnow::token::{any, none_of, one_of, take_till, take_until, take_while};
 use super::ident::{is_id_continue, is_id_start};
 use super::token::{Token, TokenKind};
 use crate::error::{Pos, Span};
+use crate::functions::grapheme_count;
 
 /// What the whole source is: an expression or a bare template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +32,9 @@ pub(super) enum ScanMode {
 
 /// Scans `source` completely. The result always ends with an `Eof` token.
 /// Mirrors `hclsyntax.scanTokens`, including its UTF-8 byte order mark
-/// handling (skipped, but counted in byte offsets).
-pub(super) fn scan(source: &str, mode: ScanMode) -> Vec<Token<'_>> {
+/// handling (skipped, but counted in byte offsets). Without `double_colon`
+/// (HCL 2.14), `::` is two colons.
+pub(super) fn scan(source: &str, mode: ScanMode, double_colon: bool) -> Vec<Token<'_>> {
     let (data, base) = match source.strip_prefix('\u{FEFF}') {
         Some(rest) => (rest, source.len() - rest.len()),
         None => (source, 0),
@@ -56,6 +57,7 @@ pub(super) fn scan(source: &str, mode: ScanMode) -> Vec<Token<'_>> {
         braces: 0,
         ret_braces: Vec::new(),
         heredocs: Vec::new(),
+        double_colon,
     };
     scanner.run();
     scanner.tokens
@@ -90,6 +92,8 @@ struct Scanner<'a> {
     /// Brace levels at which a `}` ends a template sequence.
     ret_braces: Vec<i64>,
     heredocs: Vec<Heredoc<'a>>,
+    /// Whether `::` is one token (HCL 2.21 and later).
+    double_colon: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -134,16 +138,8 @@ impl<'a> Scanner<'a> {
             column: self.cursor.column + (start + self.base - self.cursor.byte),
             byte: start + self.base,
         };
-        let mut end_pos = start_pos;
+        let mut end_pos = advance(start_pos, text);
         end_pos.byte = end + self.base;
-        for cluster in text.graphemes(true) {
-            if cluster == "\n" || cluster == "\r\n" {
-                end_pos.line += 1;
-                end_pos.column = 1;
-            } else {
-                end_pos.column += 1;
-            }
-        }
         self.cursor = end_pos;
         self.tokens.push(Token {
             kind,
@@ -173,11 +169,15 @@ impl<'a> Scanner<'a> {
 
     fn main_step(&mut self) {
         let start = self.pos;
-        let Some((lexeme, len)) = self.lex(main_lexeme) else {
+        let Some((mut lexeme, mut len)) = self.lex(main_lexeme) else {
             // Unreachable: the catch-all arm matches any character.
             self.pos = self.data.len();
             return;
         };
+        if !self.double_colon && matches!(lexeme, MainLexeme::Token(TokenKind::DoubleColon)) {
+            lexeme = MainLexeme::Token(TokenKind::Colon);
+            len = 1;
+        }
         let end = start + len;
         self.pos = end;
         match lexeme {
@@ -302,6 +302,25 @@ impl<'a> Scanner<'a> {
         self.pop_mode();
         true
     }
+}
+
+/// Moves a position's line and column over `text`: a newline (`\n` or
+/// `\r\n`) starts a new line, every other grapheme cluster (as go-textseg
+/// v13 splits them; clusters never span a newline) is one column.
+pub(super) fn advance(mut pos: Pos, text: &str) -> Pos {
+    for piece in text.split_inclusive('\n') {
+        match piece.strip_suffix('\n') {
+            Some(_) => {
+                pos.line += 1;
+                pos.column = 1;
+            }
+            // Every ASCII character, carriage returns included, is a
+            // cluster of its own once newlines are split off.
+            None if piece.is_ascii() => pos.column += piece.len(),
+            None => pos.column += grapheme_count(piece),
+        }
+    }
+    pos
 }
 
 #[derive(Clone, Debug)]

@@ -1,12 +1,11 @@
 //! The value of a template literal token: escape sequences in quoted
 //! templates, `$${`/`%%{` everywhere.
 
-use unicode_segmentation::UnicodeSegmentation;
-
 use super::cursor::{error, PResult};
 use super::diag;
+use super::scan::advance;
 use super::token::{Token, TokenKind};
-use crate::error::{Pos, Span};
+use crate::error::Span;
 
 /// The string a literal token stands for. Quoted-template tokens resolve
 /// backslash escapes (`\n \r \t \" \\ \uNNNN \UNNNNNNNN`); heredoc and bare
@@ -22,6 +21,7 @@ pub(super) fn string_literal_value(token: &Token<'_>) -> PResult<String> {
         }
         let start = end;
         end = advance(end, slice);
+        end.byte = start.byte + slice.len();
         let span = Span::new(start, end);
         let bytes = slice.as_bytes();
         match bytes[0] {
@@ -138,20 +138,6 @@ fn hex_run(bytes: &[u8], max: usize) -> usize {
         .take(max)
         .take_while(|b| b.is_ascii_hexdigit())
         .count()
-}
-
-/// Moves a position over `text`, one column per grapheme cluster.
-fn advance(mut pos: Pos, text: &str) -> Pos {
-    pos.byte += text.len();
-    for cluster in text.graphemes(true) {
-        if cluster.starts_with(['\r', '\n']) {
-            pos.line += 1;
-            pos.column = 1;
-        } else {
-            pos.column += 1;
-        }
-    }
-    pos
 }
 
 /// Quotes a string the way Go's `%q` verb does, for diagnostic details.

@@ -7,14 +7,14 @@
 
 use std::collections::VecDeque;
 
-use unicode_segmentation::UnicodeSegmentation;
-
-use super::cursor::{between, error, node, Node, PResult, Parser};
+use super::cursor::{between, error, nesting_error, node, Node, PResult, Parser};
 use super::diag;
 use super::string_lit::{go_quote, string_literal_value};
-use super::token::TokenKind;
+use super::token::{Token, TokenKind};
+use super::MAX_NESTING_DEPTH;
 use crate::ast::{ExprKind, ForExpr};
 use crate::error::Span;
+use crate::functions::grapheme_count;
 use crate::value::Value;
 
 /// A template after the first pass (`hclsyntax.templateToken`).
@@ -108,8 +108,11 @@ impl<'a> Parser<'a> {
             flush_heredoc(&mut parts);
         }
         let passthrough = parts.len() == 2 && matches!(parts[0], Part::Interpolation(_));
+        // Directive nesting continues the count of the enclosing
+        // expressions, so the two kinds of recursion share one limit.
         let exprs = Directives {
             parts: parts.into(),
+            depth: self.depth,
         }
         .root()?;
         Ok((exprs, passthrough, span))
@@ -132,22 +135,13 @@ impl<'a> Parser<'a> {
 
             match next.kind {
                 TokenKind::StringLit | TokenKind::QuotedLit => {
-                    let mut value = string_literal_value(&next)?;
-                    if ltrim {
-                        value = value.trim_start_matches(char::is_whitespace).to_string();
-                    }
-                    parts.push(Part::Literal {
-                        value,
-                        span: next.span,
-                    });
+                    parts.push(literal_part(&next, ltrim)?);
                     next_can_trim_prev = true;
                 }
                 TokenKind::TemplateInterp | TokenKind::TemplateControl => {
                     // `${~` and `%{~` strip the end of the literal just before.
                     if can_trim_prev && next.text.ends_with('~') {
-                        if let Some(Part::Literal { value, .. }) = parts.last_mut() {
-                            value.truncate(value.trim_end_matches(char::is_whitespace).len());
-                        }
+                        trim_last_literal(&mut parts);
                     }
                     let sequence_start = next;
                     ltrim_next = self.with_newlines(false, |p| {
@@ -217,7 +211,7 @@ impl<'a> Parser<'a> {
                 ),
             });
         }
-        self.read();
+        self.skip();
         parts.push(Part::Interpolation(expr));
         Ok(close.text.starts_with('~'))
     }
@@ -249,7 +243,7 @@ impl<'a> Parser<'a> {
                 keyword.span,
             ));
         }
-        self.read();
+        self.skip();
         let extra_summary = match keyword.text {
             "if" => {
                 let condition = self.expression()?;
@@ -295,7 +289,7 @@ impl<'a> Parser<'a> {
                 close.span,
             ));
         }
-        self.read();
+        self.skip();
         Ok(close.text.starts_with('~'))
     }
 
@@ -313,18 +307,18 @@ impl<'a> Parser<'a> {
                 self.peek().span,
             ));
         }
-        let mut value_var = self.read().text;
+        let mut value_var = self.read_text();
         let mut key_var = None;
         if self.peek_kind() == TokenKind::Comma {
             key_var = Some(value_var.to_string());
-            self.read();
+            self.skip();
             if self.peek_kind() != TokenKind::Ident {
                 return Err(invalid(
                     diag::FOR_DIRECTIVE_MISSING_VALUE_NAME_DETAIL,
                     self.peek().span,
                 ));
             }
-            value_var = self.read().text;
+            value_var = self.read_text();
         }
         if !self.peek().is_keyword("in") {
             return Err(invalid(
@@ -332,7 +326,7 @@ impl<'a> Parser<'a> {
                 self.peek().span,
             ));
         }
-        self.read();
+        self.skip();
         let collection = self.expression()?;
         let span = between(open_span, self.peek().span);
         parts.push(Part::For {
@@ -345,14 +339,30 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A literal token as a template part, with its leading whitespace removed
+/// when the sequence before it ends with `~}`.
+fn literal_part(token: &Token<'_>, ltrim: bool) -> PResult<Part> {
+    let mut value = string_literal_value(token)?;
+    if ltrim {
+        value = value.trim_start_matches(char::is_whitespace).to_string();
+    }
+    Ok(Part::Literal {
+        value,
+        span: token.span,
+    })
+}
+
+/// Removes trailing whitespace from the last part if it is a literal.
+fn trim_last_literal(parts: &mut [Part]) {
+    if let Some(Part::Literal { value, .. }) = parts.last_mut() {
+        value.truncate(value.trim_end_matches(char::is_whitespace).len());
+    }
+}
+
 fn template_node(mut parts: Vec<Node>, passthrough: bool, span: Span) -> PResult<Node> {
     if passthrough && parts.len() == 1 {
         let wrapped = parts.remove(0);
-        return node(
-            ExprKind::TemplateWrap(Box::new(wrapped.expr)),
-            span,
-            wrapped.height,
-        );
+        return node(ExprKind::TemplateWrap(wrapped.expr), span, wrapped.height);
     }
     template_of(parts, span)
 }
@@ -360,7 +370,7 @@ fn template_node(mut parts: Vec<Node>, passthrough: bool, span: Span) -> PResult
 fn template_of(parts: Vec<Node>, span: Span) -> PResult<Node> {
     let height = parts.iter().map(|p| p.height).max().unwrap_or(0);
     node(
-        ExprKind::Template(parts.into_iter().map(|p| p.expr).collect()),
+        ExprKind::Template(parts.into_iter().map(|p| *p.expr).collect()),
         span,
         height,
     )
@@ -369,6 +379,7 @@ fn template_of(parts: Vec<Node>, span: Span) -> PResult<Node> {
 /// The second pass: matches directives up (`hclsyntax.templateParser`).
 struct Directives {
     parts: VecDeque<Part>,
+    depth: usize,
 }
 
 impl Directives {
@@ -426,66 +437,15 @@ impl Directives {
     /// `%{ if }` ... `%{ else }` ... `%{ endif }` becomes a conditional
     /// between two templates; an empty branch is an empty string.
     fn if_directive(&mut self, condition: Node, open_span: Span) -> PResult<Node> {
-        let mut true_parts = Vec::new();
-        let mut false_parts = Vec::new();
-        let mut in_else = false;
-        let endif_span = loop {
-            match self.peek() {
-                Part::End { span } => {
-                    return Err(error(
-                        diag::UNEXPECTED_END_OF_TEMPLATE,
-                        format!(
-                            "The if directive at {} is missing its corresponding endif directive.",
-                            range_string(open_span)
-                        ),
-                        *span,
-                    ))
-                }
-                Part::EndDirective { kind, span } => {
-                    let (kind, span) = (*kind, *span);
-                    self.read();
-                    match kind {
-                        EndDirective::Else if !in_else => in_else = true,
-                        EndDirective::Else => {
-                            return Err(error(
-                                diag::UNEXPECTED_ELSE,
-                                format!(
-                                    "Already in the else clause for the if started at {}.",
-                                    range_string(open_span)
-                                ),
-                                span,
-                            ))
-                        }
-                        EndDirective::EndIf => break span,
-                        EndDirective::EndFor => {
-                            return Err(error(
-                                diag::UNEXPECTED_ENDFOR,
-                                format!(
-                                    "Expecting an endif directive for the if started at {}.",
-                                    range_string(open_span)
-                                ),
-                                span,
-                            ))
-                        }
-                    }
-                }
-                _ => {
-                    let expr = self.expr()?;
-                    if in_else {
-                        false_parts.push(expr);
-                    } else {
-                        true_parts.push(expr);
-                    }
-                }
-            }
-        };
-
+        let body = self.nested(|d| d.directive_body(open_span, true))?;
+        let mut true_parts = body.first;
+        let mut false_parts = body.second;
         if true_parts.is_empty() {
             let at = Span::new(open_span.end, open_span.end);
             true_parts.push(node(ExprKind::Literal(Value::string("")), at, 0)?);
         }
         if false_parts.is_empty() {
-            let at = Span::new(endif_span.start, endif_span.start);
+            let at = Span::new(body.end.start, body.end.start);
             false_parts.push(node(ExprKind::Literal(Value::string("")), at, 0)?);
         }
         let true_result = template_of_parts(true_parts)?;
@@ -496,11 +456,11 @@ impl Directives {
             .max(false_result.height);
         node(
             ExprKind::Conditional {
-                condition: Box::new(condition.expr),
-                true_result: Box::new(true_result.expr),
-                false_result: Box::new(false_result.expr),
+                condition: condition.expr,
+                true_result: true_result.expr,
+                false_result: false_result.expr,
             },
-            between(open_span, endif_span),
+            between(open_span, body.end),
             height,
         )
     }
@@ -514,69 +474,135 @@ impl Directives {
         collection: Node,
         open_span: Span,
     ) -> PResult<Node> {
-        let mut body = Vec::new();
-        let endfor_span = loop {
-            match self.peek() {
-                Part::End { span } => return Err(error(
-                    diag::UNEXPECTED_END_OF_TEMPLATE,
-                    format!(
-                        "The for directive at {} is missing its corresponding endfor directive.",
-                        range_string(open_span)
-                    ),
-                    *span,
-                )),
-                Part::EndDirective { kind, span } => {
-                    let (kind, span) = (*kind, *span);
-                    self.read();
-                    match kind {
-                        EndDirective::Else => {
-                            return Err(error(
-                                diag::UNEXPECTED_ELSE,
-                                diag::ELSE_IN_FOR_DETAIL,
-                                span,
-                            ))
-                        }
-                        EndDirective::EndFor => break span,
-                        EndDirective::EndIf => {
-                            return Err(error(
-                                diag::UNEXPECTED_ENDIF,
-                                format!(
-                                    "Expecting an endfor directive corresponding to the for directive at {}.",
-                                    range_string(open_span)
-                                ),
-                                span,
-                            ))
-                        }
-                    }
-                }
-                _ => body.push(self.expr()?),
-            }
-        };
-
-        if body.is_empty() {
+        let body = self.nested(|d| d.directive_body(open_span, false))?;
+        let mut parts = body.first;
+        if parts.is_empty() {
             let at = Span::new(open_span.end, open_span.end);
-            body.push(node(ExprKind::Literal(Value::string("")), at, 0)?);
+            parts.push(node(ExprKind::Literal(Value::string("")), at, 0)?);
         }
-        let value = template_of_parts(body)?;
-        let span = between(open_span, endfor_span);
+        let value = template_of_parts(parts)?;
+        let span = between(open_span, body.end);
         let height = collection.height.max(value.height);
         let for_expr = ForExpr {
             key_var,
             value_var,
-            collection: collection.expr,
+            collection: *collection.expr,
             key: None,
-            value: value.expr,
+            value: *value.expr,
             condition: None,
             group: false,
             open_span,
         };
         let for_node = node(ExprKind::For(Box::new(for_expr)), span, height)?;
-        node(
-            ExprKind::TemplateJoin(Box::new(for_node.expr)),
-            span,
-            for_node.height,
-        )
+        node(ExprKind::TemplateJoin(for_node.expr), span, for_node.height)
     }
+
+    /// Runs a nested directive one level deeper, failing cleanly instead of
+    /// exhausting the stack.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING_DEPTH {
+            return Err(nesting_error(self.open_span()));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn open_span(&self) -> Span {
+        match self.peek() {
+            Part::Literal { span, .. }
+            | Part::If { span, .. }
+            | Part::For { span, .. }
+            | Part::EndDirective { span, .. }
+            | Part::End { span } => *span,
+            Part::Interpolation(node) => node.expr.span,
+        }
+    }
+
+    /// The parts up to the directive closing the `if` (when `is_if`) or
+    /// `for` opened at `open_span`: the body, or for an `if` the two
+    /// branches, and the closer's range.
+    fn directive_body(&mut self, open_span: Span, is_if: bool) -> PResult<DirectiveBody> {
+        let mut first = Vec::new();
+        let mut second = Vec::new();
+        let mut in_else = false;
+        loop {
+            let (kind, span) = match self.peek() {
+                Part::End { span } => return Err(missing_end(open_span, is_if, *span)),
+                Part::EndDirective { kind, span } => (*kind, *span),
+                _ => {
+                    let expr = self.expr()?;
+                    if in_else {
+                        second.push(expr);
+                    } else {
+                        first.push(expr);
+                    }
+                    continue;
+                }
+            };
+            self.read();
+            match (kind, is_if) {
+                (EndDirective::Else, true) if !in_else => in_else = true,
+                (EndDirective::EndIf, true) | (EndDirective::EndFor, false) => {
+                    return Ok(DirectiveBody {
+                        first,
+                        second,
+                        end: span,
+                    })
+                }
+                _ => return Err(unexpected_end(kind, open_span, is_if, span)),
+            }
+        }
+    }
+}
+
+struct DirectiveBody {
+    first: Vec<Node>,
+    second: Vec<Node>,
+    end: Span,
+}
+
+/// The error for a template that ends inside an `if` or `for` directive.
+fn missing_end(open_span: Span, is_if: bool, at: Span) -> Box<crate::error::Error> {
+    let detail = if is_if {
+        format!(
+            "The if directive at {} is missing its corresponding endif directive.",
+            range_string(open_span)
+        )
+    } else {
+        format!(
+            "The for directive at {} is missing its corresponding endfor directive.",
+            range_string(open_span)
+        )
+    };
+    error(diag::UNEXPECTED_END_OF_TEMPLATE, detail, at)
+}
+
+/// The error for a closing directive that does not match the open `if` or
+/// `for`.
+fn unexpected_end(
+    kind: EndDirective,
+    open_span: Span,
+    is_if: bool,
+    at: Span,
+) -> Box<crate::error::Error> {
+    let detail = match (kind, is_if) {
+        (EndDirective::Else, true) => format!(
+            "Already in the else clause for the if started at {}.",
+            range_string(open_span)
+        ),
+        (_, true) => format!(
+            "Expecting an endif directive for the if started at {}.",
+            range_string(open_span)
+        ),
+        (EndDirective::Else, false) => diag::ELSE_IN_FOR_DETAIL.to_string(),
+        (_, false) => format!(
+            "Expecting an endfor directive corresponding to the for directive at {}.",
+            range_string(open_span)
+        ),
+    };
+    error(kind.unexpected_summary(), detail, at)
 }
 
 /// A directive branch or body: a template spanning its first to last part.
@@ -607,7 +633,7 @@ fn flush_heredoc(parts: &mut [Part]) {
                         spaces = usize::MAX;
                     } else {
                         let prefix = &value[..value.len() - trimmed.len()];
-                        spaces = prefix.graphemes(true).count();
+                        spaces = grapheme_count(prefix);
                         adjust.push(index);
                     }
                 }
@@ -625,12 +651,25 @@ fn flush_heredoc(parts: &mut [Part]) {
 
     for index in adjust {
         if let Part::Literal { value, span } = &mut parts[index] {
-            let cut: usize = value.graphemes(true).take(min_spaces).map(str::len).sum();
+            let cut = leading_clusters_len(value, min_spaces);
             value.drain(..cut);
             span.start.column += min_spaces;
             span.start.byte += cut;
         }
     }
+}
+
+/// The byte length of the first `count` grapheme clusters of `s` (all of
+/// `s` if it has fewer): the last prefix that still splits into at most
+/// `count` clusters, since adding characters never lowers the count.
+fn leading_clusters_len(s: &str, count: usize) -> usize {
+    let boundaries: Vec<usize> = s
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()))
+        .collect();
+    let fits = boundaries.partition_point(|&end| grapheme_count(&s[..end]) <= count);
+    boundaries[fits.saturating_sub(1)]
 }
 
 /// `hcl.Range.String` for a range in an unnamed source.

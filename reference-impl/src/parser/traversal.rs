@@ -27,55 +27,54 @@ impl<'a> Parser<'a> {
         let from_span = from.expr.span;
         let mut ret = from;
         loop {
-            match self.peek_kind() {
-                TokenKind::Dot => {
-                    let dot = self.read();
-                    let attr = self.peek();
-                    match attr.kind {
-                        TokenKind::Ident => {
-                            self.read();
-                            let span = between(dot.span, attr.span);
-                            let step = Traverser::Attr {
-                                name: attr.text.to_string(),
-                                span,
-                            };
-                            ret = relative_traversal(ret, step, span)?;
-                        }
-                        TokenKind::NumberLit => {
-                            self.read();
-                            check_legacy_index(&attr, attr.span, LegacyIndexContext::Plain)?;
-                            let key = number_lit_value(&attr)?;
-                            let span = between(dot.span, attr.span);
-                            ret = relative_traversal(ret, Traverser::Index { key, span }, span)?;
-                        }
-                        TokenKind::Star => {
-                            ret = self.attr_splat(ret, from_span, dot)?;
-                        }
-                        _ => {
-                            return Err(error(
-                                diag::INVALID_ATTRIBUTE_NAME,
-                                diag::INVALID_ATTRIBUTE_NAME_DETAIL,
-                                attr.span,
-                            ))
-                        }
-                    }
-                }
+            ret = match self.peek_kind() {
+                TokenKind::Dot => self.dot_step(ret, from_span)?,
                 TokenKind::OBrack => {
-                    let open = self.read();
+                    let open = self.read_span();
                     if self.peek_kind() == TokenKind::Star {
-                        ret = self.full_splat(ret, from_span, open)?;
+                        self.full_splat(ret, from_span, open)?
                     } else {
-                        ret = self.index(ret, from_span, open)?;
+                        self.index(ret, from_span, open)?
                     }
                 }
                 _ => return Ok(ret),
+            };
+        }
+    }
+
+    /// `GetAttr`, `LegacyIndex` or `attrSplat`: whatever follows a dot.
+    fn dot_step(&mut self, ret: Node, from_span: Span) -> PResult<Node> {
+        let dot = self.read();
+        let attr = self.peek();
+        match attr.kind {
+            TokenKind::Ident => {
+                self.skip();
+                let span = between(dot.span, attr.span);
+                let step = Traverser::Attr {
+                    name: attr.text.to_string(),
+                    span,
+                };
+                relative_traversal(ret, step, span)
             }
+            TokenKind::NumberLit => {
+                self.skip();
+                check_legacy_index(&attr, attr.span, LegacyIndexContext::Plain)?;
+                let key = number_lit_value(&attr)?;
+                let span = between(dot.span, attr.span);
+                relative_traversal(ret, Traverser::Index { key, span }, span)
+            }
+            TokenKind::Star => self.attr_splat(ret, from_span, dot.span),
+            _ => Err(error(
+                diag::INVALID_ATTRIBUTE_NAME,
+                diag::INVALID_ATTRIBUTE_NAME_DETAIL,
+                attr.span,
+            )),
         }
     }
 
     /// `attrSplat = "." "*" GetAttr*;` with the dot already read: the
     /// anonymous element symbol followed by `.name` and legacy `.N` steps.
-    fn attr_splat(&mut self, source: Node, from_span: Span, dot: Token<'a>) -> PResult<Node> {
+    fn attr_splat(&mut self, source: Node, from_span: Span, dot: Span) -> PResult<Node> {
         let marker = self.read();
         let mut steps = Vec::new();
         let first_span = self.peek().span;
@@ -85,7 +84,7 @@ impl<'a> Parser<'a> {
             let next = self.peek();
             match next.kind {
                 TokenKind::NumberLit => {
-                    self.read();
+                    self.skip();
                     check_legacy_index(&next, marker.span, LegacyIndexContext::AttrSplat)?;
                     let key = number_lit_value(&next)?;
                     steps.push(Traverser::Index {
@@ -95,7 +94,7 @@ impl<'a> Parser<'a> {
                     last_span = next.span;
                 }
                 TokenKind::Ident => {
-                    self.read();
+                    self.skip();
                     steps.push(Traverser::Attr {
                         name: next.text.to_string(),
                         span: between(step_dot.span, next.span),
@@ -119,13 +118,13 @@ impl<'a> Parser<'a> {
             }
         }
 
-        let anon = node(ExprKind::AnonSymbol, between(dot.span, marker.span), 0)?;
+        let anon = node(ExprKind::AnonSymbol, between(dot, marker.span), 0)?;
         let each = if steps.is_empty() {
             anon
         } else {
             node(
                 ExprKind::RelativeTraversal {
-                    source: Box::new(anon.expr),
+                    source: anon.expr,
                     steps,
                 },
                 between(first_span, last_span),
@@ -138,8 +137,8 @@ impl<'a> Parser<'a> {
     /// `fullSplat = "[" "*" "]" (GetAttr | Index)*;` with the bracket
     /// already read: every following step, splats included, applies to
     /// each element.
-    fn full_splat(&mut self, source: Node, from_span: Span, open: Token<'a>) -> PResult<Node> {
-        self.read(); // the star
+    fn full_splat(&mut self, source: Node, from_span: Span, open: Span) -> PResult<Node> {
+        self.skip(); // the star
         let close = self.read();
         if close.kind != TokenKind::CBrack {
             return Err(error(
@@ -148,7 +147,7 @@ impl<'a> Parser<'a> {
                 self.recovery_close_bracket_span(),
             ));
         }
-        let anon = node(ExprKind::AnonSymbol, between(open.span, close.span), 0)?;
+        let anon = node(ExprKind::AnonSymbol, between(open, close.span), 0)?;
         let each = self.nested(|p| p.traversals(anon))?;
         let span = between(from_span, each.expr.span);
         splat(source, each, span)
@@ -156,7 +155,7 @@ impl<'a> Parser<'a> {
 
     /// `Index = "[" Expression "]";` with the bracket already read; newlines
     /// inside are ignored.
-    fn index(&mut self, collection: Node, from_span: Span, open: Token<'a>) -> PResult<Node> {
+    fn index(&mut self, collection: Node, from_span: Span, open: Span) -> PResult<Node> {
         let (key, close) = self.with_newlines(false, |p| {
             let key = p.expression()?;
             let close = p.read();
@@ -169,7 +168,7 @@ impl<'a> Parser<'a> {
             }
             Ok((key, close))
         })?;
-        let span = between(open.span, close.span);
+        let span = between(open, close.span);
         if let Some(literal) = literal_key(&key.expr.kind) {
             let step = Traverser::Index {
                 key: literal.clone(),
@@ -180,8 +179,8 @@ impl<'a> Parser<'a> {
         let height = collection.height.max(key.height);
         node(
             ExprKind::Index {
-                collection: Box::new(collection.expr),
-                key: Box::new(key.expr),
+                collection: collection.expr,
+                key: key.expr,
             },
             between(from_span, span),
             height,
@@ -215,7 +214,7 @@ fn relative_traversal(mut expr: Node, step: Traverser, step_span: Span) -> PResu
             let span = between(expr.expr.span, step_span);
             node(
                 ExprKind::RelativeTraversal {
-                    source: Box::new(expr.expr),
+                    source: expr.expr,
                     steps: vec![step],
                 },
                 span,
@@ -229,8 +228,8 @@ fn splat(source: Node, each: Node, span: Span) -> PResult<Node> {
     let height = source.height.max(each.height);
     node(
         ExprKind::Splat {
-            source: Box::new(source.expr),
-            each: Box::new(each.expr),
+            source: source.expr,
+            each: each.expr,
         },
         span,
         height,
