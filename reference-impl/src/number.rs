@@ -185,6 +185,8 @@ impl Number {
         r
     }
     /// `big.Float.Cmp`: -0 equals +0, each infinity equals itself.
+    // Not `Ord`: numeric order treats -0 and +0 (and precisions) as equal.
+    #[allow(clippy::should_implement_trait)]
     pub fn cmp(&self, other: &Number) -> Ordering {
         let (mx, my) = (self.ord(), other.ord());
         if mx != my {
@@ -208,7 +210,7 @@ impl Number {
         if self.prec == other.prec && self.cmp(other) == Ordering::Equal {
             return true;
         }
-        self.text() == other.text()
+        self.texts_may_match(other) && self.text() == other.text()
     }
     pub fn is_infinite(&self) -> bool {
         self.form == Form::Inf
@@ -423,6 +425,29 @@ impl Number {
     /// The exponent Go stores: the value is `0.mant * 2^gexp`.
     fn gexp(&self) -> i64 {
         self.exp + self.mant.bits() as i64
+    }
+
+    /// False when two numbers of one sign surely print differently: a text
+    /// lies within half an ulp of its number, so texts can only match for
+    /// numbers that close (checked with a fourfold margin).
+    fn texts_may_match(&self, other: &Number) -> bool {
+        if self.form != Form::Finite || other.form != Form::Finite {
+            return true;
+        }
+        let (gx, gy) = (self.gexp(), other.gexp());
+        if self.prec >= 2 && other.prec >= 2 && (gx - gy).abs() > 2 {
+            return false;
+        }
+        // Half-ulp exponents, with the margin folded in (4 * 2^h).
+        let hx = gx - i64::from(self.prec) + 1;
+        let hy = gy - i64::from(other.prec) + 1;
+        let e = self.exp.min(other.exp).min(hx).min(hy);
+        let shift = |m: &BigUint, by: i64| m << ((by - e) as u64);
+        let one = BigUint::from(1u32);
+        let a = shift(&self.mant, self.exp);
+        let b = shift(&other.mant, other.exp);
+        let diff = if a > b { a - b } else { b - a };
+        diff <= shift(&one, hx) + shift(&one, hy)
     }
 
     /// `big.Float.ord`.

@@ -6,6 +6,9 @@
 //! and `Exp` are Go's amd64 assembly (`Exp` on its FMA path, which Go takes
 //! on every CPU with AVX and FMA).
 
+// Constants keep the digits of Go's source so they can be compared.
+#![allow(clippy::excessive_precision)]
+
 /// Mirrors math.Pow (pow.go).
 pub(super) fn pow(x: f64, y: f64) -> f64 {
     if y == 0.0 || x == 1.0 {
@@ -113,7 +116,8 @@ pub(super) fn pow(x: f64, y: f64) -> f64 {
 
 /// Mirrors math.Log on amd64 (log_amd64.s).
 pub(super) fn log(x: f64) -> f64 {
-    const HSQRT2: f64 = 7.07106781186547524401e-01;
+    // Go's 7.07106781186547524401e-01, the same float64.
+    const HSQRT2: f64 = std::f64::consts::FRAC_1_SQRT_2;
     const LN2_HI: f64 = 6.93147180369123816490e-01;
     const LN2_LO: f64 = 1.90821492927058770002e-10;
     const L1: f64 = 6.666666666666735130e-01;
@@ -155,7 +159,8 @@ pub(super) fn log(x: f64) -> f64 {
 
 /// Mirrors math.Exp on amd64 (exp_amd64.s, FMA path).
 fn exp(x: f64) -> f64 {
-    const LOG2E: f64 = 1.4426950408889634073599246810018920;
+    // Go's 1.4426950408889634073599246810018920, the same float64.
+    const LOG2E: f64 = std::f64::consts::LOG2_E;
     const LN2U: f64 = 0.69314718055966295651160180568695068359375;
     const LN2L: f64 = 0.28235290563031577122588448175013436025525412068e-12;
     const OVERFLOW: f64 = 7.09782712893384e+02;
@@ -215,7 +220,7 @@ fn exp(x: f64) -> f64 {
 /// CVTSD2SL: round to nearest even; out of range gives i32::MIN.
 fn cvtsd2sl(v: f64) -> i32 {
     let r = v.round_ties_even();
-    if r.is_nan() || r < -2147483648.0 || r > 2147483647.0 {
+    if r.is_nan() || !(-2147483648.0..=2147483647.0).contains(&r) {
         i32::MIN
     } else {
         r as i32
@@ -225,7 +230,7 @@ fn cvtsd2sl(v: f64) -> i32 {
 /// Go's float64 to int64 conversion on amd64 (CVTTSD2SQ): out of range
 /// gives i64::MIN.
 fn go_f64_to_i64(v: f64) -> i64 {
-    if v.is_nan() || v >= 9.223372036854775808e18 || v < -9.223372036854775808e18 {
+    if v.is_nan() || !(-9.223372036854775808e18..9.223372036854775808e18).contains(&v) {
         i64::MIN
     } else {
         v as i64

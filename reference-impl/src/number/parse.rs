@@ -106,6 +106,8 @@ pub(super) fn parse(s: &str) -> Option<Number> {
     if gexp < i128::from(MIN_EXP) || gexp > i128::from(MAX_EXP) {
         return None;
     }
+    // Go keeps every digit until the power of five is applied, so this
+    // operand is deliberately unrounded (and its mantissa not reduced).
     let exact = Number {
         neg,
         form: Form::Finite,

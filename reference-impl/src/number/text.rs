@@ -27,28 +27,42 @@ pub(super) fn text(x: &Number) -> String {
             None => format!("{sign}{v}"),
         };
     }
-    let mut d = Decimal::new(&x.mant, x.exp);
-    round_shortest(&mut d, x);
-    let mut out = String::with_capacity(d.mant.len() + 8);
+    // Digits past the first few hundred rarely matter: try a prefix of
+    // each decimal first and fall back to exact ones when it runs out.
+    let d = shortest(x, |m, e| Decimal::leading(m, e, prefix_digits(x.prec)))
+        .or_else(|| shortest(x, Decimal::exact));
+    let mut out = String::new();
     out.push_str(sign);
-    fmt_f(&mut out, &d);
+    if let Some(d) = d {
+        fmt_f(&mut out, &d);
+    }
     out
 }
 
-/// Mirrors big's `decimal`: the value `0.mant * 10^exp` with ASCII digits
-/// and no trailing zeros; zero has no digits.
+/// Digits of prefix that settle the shortest form of a `prec`-bit number:
+/// the half-ulp bounds part from it within about `prec * log10(2)` digits.
+fn prefix_digits(prec: u32) -> usize {
+    (f64::from(prec) * std::f64::consts::LOG10_2) as usize + 8
+}
+
+/// Mirrors big's `decimal`: the value `0.mant * 10^exp` with ASCII digits.
+/// An exact decimal has no trailing zeros (zero has no digits). A prefix
+/// (`more`) holds the leading digits of a longer decimal whose remaining
+/// digits are not all zero; asking for those gives `None`.
 struct Decimal {
     mant: Vec<u8>,
     exp: i64,
+    more: bool,
 }
 
 impl Decimal {
     /// Mirrors decimal.init: the exact decimal of `m * 2^shift`.
-    fn new(m: &BigUint, shift: i64) -> Decimal {
+    fn exact(m: &BigUint, shift: i64) -> Decimal {
         if m.is_zero() {
             return Decimal {
                 mant: Vec::new(),
                 exp: 0,
+                more: false,
             };
         }
         let (digits, frac) = if shift >= 0 {
@@ -58,49 +72,100 @@ impl Decimal {
             let ntz = m.trailing_zeros().unwrap_or(0);
             let s = ntz.min(shift.unsigned_abs());
             let k = shift.unsigned_abs() - s;
-            let odd = m >> s;
-            if k == 0 {
-                (odd.to_str_radix(10), 0)
-            } else {
-                ((odd * pow5(k)).to_str_radix(10), k as i64)
-            }
+            (((m >> s) * pow5(k)).to_str_radix(10), k as i64)
         };
-        let mut mant = digits.into_bytes();
-        let exp = mant.len() as i64 - frac;
-        while mant.last() == Some(&b'0') {
-            mant.pop();
-        }
-        Decimal { mant, exp }
+        Decimal::from_digits(digits, frac, false)
     }
 
-    fn at(&self, i: i64) -> u8 {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.mant.get(i).copied())
-            .unwrap_or(b'0')
+    /// At least `n` leading digits of the decimal of `m * 2^shift` (m > 0).
+    fn leading(m: &BigUint, shift: i64, n: usize) -> Decimal {
+        // value >= 2^(bits + shift - 1); scale by 10^t to get >= n digits.
+        let low_log10 = (m.bits() as i64 + shift - 1) as f64 * std::f64::consts::LOG10_2;
+        let t = n as i64 + 1 - low_log10.floor() as i64;
+        let (scaled, rem_nonzero) = if t >= 0 {
+            let num = m * pow10(t as u64);
+            if shift >= 0 {
+                (num << (shift as u64), false)
+            } else {
+                let k = shift.unsigned_abs();
+                let inexact = num.trailing_zeros().unwrap_or(0) < k;
+                (num >> k, inexact)
+            }
+        } else {
+            // value / 10^s == value / (5^s * 2^s)
+            let s = t.unsigned_abs();
+            let e = shift - s as i64;
+            let (num, den) = if e >= 0 {
+                (m << (e as u64), pow5(s))
+            } else {
+                (m.clone(), pow5(s) << e.unsigned_abs())
+            };
+            let (q, r) = num_integer::Integer::div_rem(&num, &den);
+            (q, !r.is_zero())
+        };
+        Decimal::from_digits(scaled.to_str_radix(10), t, rem_nonzero)
+    }
+
+    /// The decimal `digits * 10^-frac`, followed by more non-zero digits
+    /// when `more`.
+    fn from_digits(digits: String, frac: i64, more: bool) -> Decimal {
+        let mut mant = digits.into_bytes();
+        let exp = mant.len() as i64 - frac;
+        if !more {
+            while mant.last() == Some(&b'0') {
+                mant.pop();
+            }
+        }
+        Decimal { mant, exp, more }
+    }
+
+    /// The i'th digit (`'0'` past the end of an exact decimal).
+    fn at(&self, i: usize) -> Option<u8> {
+        match self.mant.get(i) {
+            Some(&c) => Some(c),
+            None if self.more => None,
+            None => Some(b'0'),
+        }
+    }
+
+    /// Whether the full decimal has exactly `n` digits.
+    fn len_is(&self, n: usize) -> bool {
+        !self.more && self.mant.len() == n
+    }
+
+    /// Whether the full decimal has more than `n` digits.
+    fn len_exceeds(&self, n: usize) -> bool {
+        self.more || self.mant.len() > n
     }
 
     /// Mirrors decimal.round: nearest, ties to an even last digit.
-    fn round(&mut self, n: usize) {
-        if n >= self.mant.len() {
-            return;
-        }
-        let up = if self.mant[n] == b'5' && n + 1 == self.mant.len() {
+    fn round(&mut self, n: usize) -> Option<()> {
+        let c = match self.mant.get(n) {
+            Some(&c) => c,
+            None if self.more => return None,
+            None => return Some(()),
+        };
+        let up = if c == b'5' && self.len_is(n + 1) {
             n > 0 && (self.mant[n - 1] - b'0') & 1 != 0
         } else {
-            self.mant[n] >= b'5'
+            c >= b'5'
         };
         if up {
-            self.round_up(n);
+            self.round_up(n)
         } else {
-            self.round_down(n);
+            self.round_down(n)
         }
     }
 
-    fn round_up(&mut self, n: usize) {
-        if n >= self.mant.len() {
-            return;
+    /// Mirrors decimal.roundUp.
+    fn round_up(&mut self, n: usize) -> Option<()> {
+        if !self.len_exceeds(n) {
+            return Some(());
         }
+        if n > self.mant.len() {
+            return None;
+        }
+        self.more = false;
         let mut n = n;
         while n > 0 && self.mant[n - 1] >= b'9' {
             n -= 1;
@@ -109,16 +174,22 @@ impl Decimal {
             self.mant.clear();
             self.mant.push(b'1');
             self.exp += 1;
-            return;
+            return Some(());
         }
         self.mant[n - 1] += 1;
         self.mant.truncate(n);
+        Some(())
     }
 
-    fn round_down(&mut self, n: usize) {
-        if n >= self.mant.len() {
-            return;
+    /// Mirrors decimal.roundDown.
+    fn round_down(&mut self, n: usize) -> Option<()> {
+        if !self.len_exceeds(n) {
+            return Some(());
         }
+        if n > self.mant.len() {
+            return None;
+        }
+        self.more = false;
         self.mant.truncate(n);
         while self.mant.last() == Some(&b'0') {
             self.mant.pop();
@@ -126,6 +197,7 @@ impl Decimal {
         if self.mant.is_empty() {
             self.exp = 0;
         }
+        Some(())
     }
 }
 
@@ -134,15 +206,21 @@ fn pow5(k: u64) -> BigUint {
     if k <= 27 {
         return BigUint::from(5u64.pow(k as u32));
     }
-    let k32 = u32::try_from(k).unwrap_or(u32::MAX);
-    BigUint::from(5u32).pow(k32)
+    BigUint::from(5u32).pow(u32::try_from(k).unwrap_or(u32::MAX))
 }
 
-/// Mirrors big's roundShortest.
-fn round_shortest(d: &mut Decimal, x: &Number) {
-    if d.mant.is_empty() {
-        return;
+/// 10^k.
+fn pow10(k: u64) -> BigUint {
+    if k <= 19 {
+        return BigUint::from(10u64.pow(k as u32));
     }
+    BigUint::from(10u32).pow(u32::try_from(k).unwrap_or(u32::MAX))
+}
+
+/// Mirrors big's roundShortest on the decimal of finite `x`, with decimals
+/// made by `make`; `None` when a prefix decimal runs out of digits.
+fn shortest(x: &Number, make: impl Fn(&BigUint, i64) -> Decimal) -> Option<Decimal> {
+    let mut d = make(&x.mant, x.exp);
     // x = mant * 2^exp with the lsb of mant worth half an ulp.
     let s = i64::from(x.prec) + 1 - x.mant.bits() as i64;
     let (mant, exp) = if s >= 0 {
@@ -150,24 +228,30 @@ fn round_shortest(d: &mut Decimal, x: &Number) {
     } else {
         (&x.mant >> s.unsigned_abs(), x.exp - s)
     };
-    let lower = Decimal::new(&(&mant - 1u32), exp);
-    let upper = Decimal::new(&(&mant + 1u32), exp);
+    let lower = make(&(&mant - 1u32), exp);
+    let upper = make(&(&mant + 1u32), exp);
     // The bounds round to x only if its mantissa is even.
     let inclusive = !mant.bit(1);
 
-    for i in 0..d.mant.len() {
-        let m = d.mant[i];
-        let l = lower.at(i as i64);
-        let u = upper.at(i as i64);
-        let okdown = l != m || inclusive && i + 1 == lower.mant.len();
-        let okup = m != u && (inclusive || m + 1 < u || i + 1 < upper.mant.len());
+    let mut i = 0;
+    while d.len_exceeds(i) {
+        let m = d.at(i)?;
+        let l = lower.at(i)?;
+        let u = upper.at(i)?;
+        let okdown = l != m || inclusive && lower.len_is(i + 1);
+        let okup = m != u && (inclusive || m + 1 < u || upper.len_exceeds(i + 1));
         match (okdown, okup) {
-            (true, true) => return d.round(i + 1),
-            (true, false) => return d.round_down(i + 1),
-            (false, true) => return d.round_up(i + 1),
-            (false, false) => {}
+            (true, true) => d.round(i + 1)?,
+            (true, false) => d.round_down(i + 1)?,
+            (false, true) => d.round_up(i + 1)?,
+            (false, false) => {
+                i += 1;
+                continue;
+            }
         }
+        return Some(d);
     }
+    (!d.more).then_some(d)
 }
 
 /// Mirrors big's fmtF with the shortest precision.
@@ -183,6 +267,11 @@ fn fmt_f(out: &mut String, d: &Decimal) {
     let prec = (len - d.exp).max(0);
     if prec > 0 {
         out.push('.');
-        out.extend((0..prec).map(|i| d.at(d.exp + i) as char));
+        out.extend((0..prec).map(|i| {
+            usize::try_from(d.exp + i)
+                .ok()
+                .and_then(|i| d.mant.get(i).copied())
+                .unwrap_or(b'0') as char
+        }));
     }
 }
