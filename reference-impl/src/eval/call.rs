@@ -201,8 +201,8 @@ mod tests {
     use crate::eval::test_support::check_table;
     use crate::HclVersion;
 
-    // Expected outcomes checked against hashicorp/hcl 2.14.1 with
-    // Terraform's definitions of the functions.
+    // Expected outcomes checked against hashicorp/hcl 2.14.1 with the
+    // oracle's function table (Terraform's `length`, cty's others).
     #[test]
     fn call_table() {
         check_table(
@@ -223,6 +223,10 @@ mod tests {
                     "ERR Too many function arguments @ 1:11:10-1:12:11",
                 ),
                 ("nofunc(nope)", "ERR Call to unknown function @ 1:1:0-1:7:6"),
+                (
+                    "nofunc\u{301}(1)",
+                    "ERR Call to unknown function @ 1:1:0-1:7:8",
+                ),
                 ("max(1, \"5\", 3)", "OK number 5"),
                 ("max(ul...)", "OK dynamic unknown(dynamic)"),
                 (
@@ -242,6 +246,8 @@ mod tests {
                     "ERR Invalid function argument @ 1:9:8-1:10:9",
                 ),
                 ("toset(sdup)", "OK set(string) set<string>[\"a\", \"b\"]"),
+                ("tostring(null)", "OK dynamic null(dynamic)"),
+                ("tolist(ul)", "OK list(dynamic) unknown(list(dynamic))"),
             ],
             HclVersion::V2_14,
         );

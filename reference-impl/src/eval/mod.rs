@@ -182,11 +182,12 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The position `text` (one line) further on from `pos`.
+/// The position `text` (one line) further on from `pos`; columns count
+/// grapheme clusters, as `hcl.Pos` does.
 fn advance(pos: Pos, text: &str) -> Pos {
     Pos {
         line: pos.line,
-        column: pos.column + text.chars().count(),
+        column: pos.column + crate::functions::grapheme_count(text),
         byte: pos.byte + text.len(),
     }
 }

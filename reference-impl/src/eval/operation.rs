@@ -42,8 +42,7 @@ pub(super) fn unary<'a>(
     }
 }
 
-/// Mirrors `hclsyntax.BinaryOpExpr.Value`, with HCL 2.24's short-circuit
-/// for `&&` and `||` under that profile.
+/// Mirrors `hclsyntax.BinaryOpExpr.Value` of the profile's HCL version.
 pub(super) fn binary<'a>(
     ev: &mut Evaluator<'a>,
     op: BinaryOp,
@@ -54,48 +53,99 @@ pub(super) fn binary<'a>(
     let function = operators::binary(op);
     let (given_lhs, lhs_diags) = ev.eval(lhs);
     let (given_rhs, rhs_diags) = ev.eval(rhs);
-    let lhs_val = convert_operand(function, 0, given_lhs);
-
-    // Source: hashicorp/hcl v2.24.0 hclsyntax/expression_ops.go
-    // BinaryOpExpr.Value short-circuit. Both operands are still evaluated,
-    // but when the left one is error-free, known and decides the result on
-    // its own (false for &&, true for ||), that is the result and anything
-    // wrong with the right operand is ignored.
-    if ev.version() == HclVersion::V2_24 && !lhs_diags.has_errors() {
-        let decisive = match op {
-            BinaryOp::And => Some(false),
-            BinaryOp::Or => Some(true),
-            _ => None,
-        };
-        if let (Some(decisive), Ok(Value::Bool(b))) = (decisive, &lhs_val) {
-            if *b == decisive {
-                return (Value::Bool(*b), Diags::none());
-            }
-        }
-    }
-
-    let rhs_val = convert_operand(function, 1, given_rhs);
-    let mut diags = lhs_diags;
-    diags.append(rhs_diags);
-    let lhs_val = lhs_val.map_err(|message| {
-        diags.push(Error::eval(
+    let lhs_val = convert_operand(function, 0, given_lhs).map_err(|message| {
+        Error::eval(
             INVALID_OPERAND,
             format!("The left operand is not suitable: {message}."),
             lhs.span,
-        ))
+        )
     });
-    let rhs_val = rhs_val.map_err(|message| {
-        diags.push(Error::eval(
+    let rhs_val = convert_operand(function, 1, given_rhs).map_err(|message| {
+        Error::eval(
             INVALID_OPERAND,
             format!("The right operand is not suitable: {message}."),
             rhs.span,
-        ))
+        )
     });
     let result_type = operators::binary_result_type(op);
-    match (lhs_val, rhs_val) {
-        (Ok(l), Ok(r)) if !diags.has_errors() => call(function, &[l, r], result_type, diags, span),
-        _ => (Value::Unknown(result_type), diags),
+    let mut diags = Diags::none();
+
+    if ev.version() == HclVersion::V2_14 {
+        // The operands' own diagnostics come first, then the conversions'.
+        diags.append(lhs_diags);
+        diags.append(rhs_diags);
+        let (l, r) = collect(lhs_val, rhs_val, &mut diags);
+        return match (l, r) {
+            (Some(l), Some(r)) if !diags.has_errors() => {
+                call(function, &[l, r], result_type, diags, span)
+            }
+            _ => (Value::Unknown(result_type), diags),
+        };
     }
+
+    // Source: hashicorp/hcl v2.24.0 hclsyntax/expression_ops.go
+    // BinaryOpExpr.Value short-circuit. Conversion errors come first, ahead
+    // of the operands' own diagnostics. Without them, `&&` and `||` may be
+    // decided before the operator function runs, dropping the operands'
+    // diagnostics (see `short_circuit`).
+    let (l, r) = collect(lhs_val, rhs_val, &mut diags);
+    let (Some(l), Some(r)) = (l, r) else {
+        diags.append(lhs_diags);
+        diags.append(rhs_diags);
+        return (Value::Unknown(result_type), diags);
+    };
+    let clean = (!lhs_diags.has_errors(), !rhs_diags.has_errors());
+    if let Some(forced) = short_circuit(op, (&l, clean.0), (&r, clean.1)) {
+        return (forced, diags);
+    }
+    diags.append(lhs_diags);
+    diags.append(rhs_diags);
+    if diags.has_errors() {
+        return (Value::Unknown(result_type), diags);
+    }
+    call(function, &[l, r], result_type, diags, span)
+}
+
+/// Records the conversion errors, left first, and returns the converted
+/// operands that succeeded.
+fn collect(
+    lhs: Result<Value, Error>,
+    rhs: Result<Value, Error>,
+    diags: &mut Diags,
+) -> (Option<Value>, Option<Value>) {
+    let mut ok = |r: Result<Value, Error>| match r {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.push(e);
+            None
+        }
+    };
+    let l = ok(lhs);
+    let r = ok(rhs);
+    (l, r)
+}
+
+/// HCL 2.24's short-circuit for `&&` and `||`, on operands already
+/// converted to bool, each with whether its evaluation was error-free. An
+/// error-free decisive operand on either side decides the result (for `&&`
+/// a null counts as false, as cty's `Value.False` has it); otherwise an
+/// error-free unknown left operand makes the result unknown.
+fn short_circuit(op: BinaryOp, lhs: (&Value, bool), rhs: (&Value, bool)) -> Option<Value> {
+    let decisive = |v: &Value| match op {
+        BinaryOp::And => matches!(v, Value::Bool(false) | Value::Null(_)),
+        _ => matches!(v, Value::Bool(true)),
+    };
+    if !matches!(op, BinaryOp::And | BinaryOp::Or) {
+        return None;
+    }
+    let ((l, l_clean), (r, r_clean)) = (lhs, rhs);
+    if (l_clean && decisive(l)) || (r_clean && decisive(r)) {
+        return Some(Value::Bool(op == BinaryOp::Or));
+    }
+    if l_clean && !l.is_known() {
+        return Some(Value::Unknown(Type::Bool));
+    }
+    None
 }
 
 /// Converts an operand to the type of the function's parameter `index`.
@@ -154,18 +204,27 @@ mod tests {
         );
     }
 
-    // HCL 2.24's documented short-circuit rule for `&&` and `||`.
+    // HCL 2.24's short-circuit rule, as the corpus records it from
+    // hashicorp/hcl v2.24.0 (PR #713).
     #[test]
     fn short_circuit_table() {
         check_table(
             &[
                 ("false && ub", "OK bool false"),
-                ("false && \"x\"", "OK bool false"),
-                ("true || nope", "OK bool true"),
-                ("\"false\" && nope", "OK bool false"),
-                ("true && ub", "OK bool unknown(bool)"),
-                ("nope || true", "ERR Unknown variable @ 1:1:0-1:5:4"),
-                ("ub || nb", "ERR Operation failed @ 1:1:0-1:9:8"),
+                ("ub && false", "OK bool false"),
+                ("nope || true", "OK bool true"),
+                ("null && true", "OK bool false"),
+                ("ub || nb", "OK bool unknown(bool)"),
+                ("ub && nope", "OK bool unknown(bool)"),
+                ("nope && ub", "ERR Unknown variable @ 1:1:0-1:5:4"),
+                ("true && nope", "ERR Unknown variable @ 1:9:8-1:13:12"),
+                (
+                    "[false, nope][0] && true",
+                    "ERR Unknown variable @ 1:9:8-1:13:12",
+                ),
+                ("false && \"x\"", "ERR Invalid operand @ 1:10:9-1:13:12"),
+                ("true || [nope]", "ERR Invalid operand @ 1:9:8-1:15:14"),
+                ("nb || nb", "ERR Operation failed @ 1:1:0-1:9:8"),
             ],
             HclVersion::V2_24,
         );

@@ -395,6 +395,7 @@ mod tests {
                 ("ut[1]", "OK number unknown(number)"),
                 ("st[0]", "ERR Invalid index @ 1:3:2-1:6:5"),
                 ("  nope", "ERR Unknown variable @ 1:3:2-1:7:6"),
+                ("e\u{301}x + 1", "ERR Unknown variable @ 1:1:0-1:3:4"),
                 ("m[ln[0]]", "ERR Invalid index @ 1:2:1-1:9:8"),
                 (
                     "(null).a",

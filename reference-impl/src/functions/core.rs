@@ -1,7 +1,6 @@
-//! A first set of Terraform's built-in functions: `length`, `upper`,
-//! `lower`, `max`, `min`, `concat` and the `to*` conversion functions.
-
-use unicode_segmentation::UnicodeSegmentation;
+//! A first set of the built-in functions, under Terraform's names:
+//! `length` (Terraform's own), and cty's `upper`, `lower`, `max`, `min`,
+//! `concat` and `to*` conversion functions.
 
 use super::case_table::{ALT, CASE_RANGES};
 use super::{length_value, static_return_type, CallError, Function, Param};
@@ -31,6 +30,7 @@ pub(super) fn functions() -> Vec<Function> {
 
 /// Terraform's `length`: grapheme clusters of a string, elements of a
 /// collection, attributes or elements of a structural value.
+/// Mirrors Terraform's `funcs.LengthFunc`.
 fn length() -> Function {
     Function {
         name: "length",
@@ -61,6 +61,7 @@ fn length() -> Function {
 }
 
 /// cty's `upper` / `lower`: Go's per-character simple case mapping.
+/// Mirrors `stdlib.UpperFunc` / `stdlib.LowerFunc`.
 fn case_function(name: &'static str, upper: bool) -> Function {
     Function {
         name,
@@ -77,6 +78,7 @@ fn case_function(name: &'static str, upper: bool) -> Function {
 }
 
 /// cty's `max` / `min` over one or more numbers.
+/// Mirrors `stdlib.MaxFunc` / `stdlib.MinFunc`.
 fn extremum(name: &'static str, greatest: bool) -> Function {
     Function {
         name,
@@ -105,7 +107,7 @@ fn extremum(name: &'static str, greatest: bool) -> Function {
 }
 
 /// cty's `concat`: a list when every argument is a list and their types
-/// unify, otherwise a tuple of all elements.
+/// unify, otherwise a tuple of all elements. Mirrors `stdlib.ConcatFunc`.
 fn concat() -> Function {
     Function {
         name: "concat",
@@ -166,16 +168,16 @@ fn concat() -> Function {
     }
 }
 
-/// Terraform's `tolist`, `toset`, `tomap`, `tostring`, `tonumber` and
-/// `tobool`: an explicit conversion with messages about the requested type.
+/// `tolist`, `toset`, `tomap`, `tostring`, `tonumber` and `tobool`:
+/// mirrors cty's `stdlib.MakeToFunc`, an explicit conversion with messages about
+/// the requested type. Its parameter accepts nulls but neither unknowns nor
+/// values of unknown type, so those give unknown (or null) results of
+/// unknown type.
 fn to_function(name: &'static str, want: Type) -> Function {
     let want_for_type = want.clone();
     Function {
         name,
-        params: vec![Param::new("v", Type::Dynamic)
-            .allow_null()
-            .allow_unknown()
-            .allow_dynamic_type()],
+        params: vec![Param::new("v", Type::Dynamic).allow_null()],
         var_param: None,
         return_type: Box::new(move |args| {
             let got = args[0].ty();
@@ -193,20 +195,17 @@ fn to_function(name: &'static str, want: Type) -> Function {
         }),
         implementation: Box::new(move |args, ret| {
             let value = &args[0];
-            if !value.is_known() {
-                return Ok(Value::Unknown(ret.clone()));
-            }
             convert(value, ret).map_err(|_| {
-                let quoted = match value {
+                let what = match value {
                     Value::String(s) => format!("{s:?}"),
                     _ => "string".to_string(),
                 };
                 let message = match (value.ty(), &want) {
                     (Type::String, Type::Bool) => format!(
-                        "cannot convert {quoted} to bool; only the strings \"true\" or \"false\" are allowed"
+                        "cannot convert {what} to bool; only the strings \"true\" or \"false\" are allowed"
                     ),
                     (Type::String, Type::Number) => format!(
-                        "cannot convert {quoted} to number; given string must be a decimal representation of a number"
+                        "cannot convert {what} to number; given string must be a decimal representation of a number"
                     ),
                     (got, _) => format!(
                         "cannot convert {} to {}",
@@ -226,7 +225,7 @@ fn count(n: usize) -> Value {
 
 /// cty's `Strlen`: the number of extended grapheme clusters.
 fn grapheme_count(s: &str) -> usize {
-    s.graphemes(true).count()
+    super::grapheme::count(s)
 }
 
 /// `cty.Type.FriendlyNameForConstraint` for the conversion targets used

@@ -13,7 +13,13 @@
 
 mod case_table;
 mod core;
+mod grapheme;
+mod grapheme_table;
 pub(crate) mod operators;
+
+/// Grapheme clusters as go-textseg v13 counts them; the parser counts
+/// source columns with it, as `hcl.Pos` does.
+pub(crate) use grapheme::count as grapheme_count;
 
 use std::collections::BTreeMap;
 use std::fmt;
