@@ -1,5 +1,5 @@
-//! The conformance corpus as `cargo test` trials: one per case, under 2.24,
-//! plus one under 2.14 for a case whose answer depends on the version.
+//! The conformance corpus as `cargo test` trials: one per case and HCL
+//! version (2.24, the default, and 2.14).
 //! Trials are named `file::id` and `file::id@2.14`, so `cargo test -- splat`
 //! filters by file or id.
 
