@@ -774,7 +774,7 @@ mod tests {
         });
         assert_eq!(b.expect_for(Version::V2_14), Some(&err));
         assert_eq!(b.expect_for(Version::V2_24), Some(&err));
-        assert_eq!(b.test_versions(), vec![Version::V2_24]);
+        assert_eq!(b.test_versions(), vec![Version::V2_24, Version::V2_14]);
         assert_eq!(c.expect_for(Version::V2_14), None);
         assert!(c.expect_for(Version::V2_24).is_some());
         assert_eq!(c.test_versions(), vec![Version::V2_24, Version::V2_14]);

@@ -75,6 +75,21 @@ impl fmt::Display for Diff {
     }
 }
 
+impl Diff {
+    /// A plain unified diff, expected (`-`) against actual (`+`).
+    pub fn unified(&self) -> String {
+        let mut expected = self.expected.clone();
+        let mut actual = self.actual.clone();
+        expected.push('\n');
+        actual.push('\n');
+        similar::TextDiff::from_lines(&expected, &actual)
+            .unified_diff()
+            .context_radius(usize::MAX / 4)
+            .header("expected", "actual")
+            .to_string()
+    }
+}
+
 impl Verdict {
     pub fn is_pass(&self) -> bool {
         matches!(self, Verdict::Pass)
@@ -194,6 +209,45 @@ pub fn values_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), St
         }
         (Err(e), _) => json_fallback(expected, actual, &format!("expected value: {e}")),
         (Ok(_), Err(e)) => Err(format!("{MSG_BAD_ACTUAL}: {e}")),
+    }
+}
+
+/// Whether two results match once every number on both sides is rounded
+/// to the nearest 64-bit float: the profile of engines whose numbers are
+/// doubles.
+pub fn values_match_f64(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
+    values_match(&round_numbers_f64(expected), &round_numbers_f64(actual))
+}
+
+/// The value with every number rounded to the nearest 64-bit float;
+/// magnitudes beyond its range become the infinities.
+pub fn round_numbers_f64(v: &TypedValue) -> TypedValue {
+    TypedValue {
+        ty: v.ty.clone(),
+        value: round_json_numbers(&v.value),
+        unknown: v.unknown.clone(),
+    }
+}
+
+/// Only a cty number is a JSON number in a value document (the type of a
+/// `dynamic` wrapper holds none), so every JSON number is rounded.
+fn round_json_numbers(v: &Json) -> Json {
+    match v {
+        Json::Number(n) => match n.to_string().parse::<f64>() {
+            Ok(f) if f.is_finite() => {
+                Json::Number(serde_json::Number::from_f64(f).expect("finite"))
+            }
+            Ok(f) if f > 0.0 => Json::String("Infinity".into()),
+            Ok(_) => Json::String("-Infinity".into()),
+            Err(_) => v.clone(),
+        },
+        Json::Array(items) => Json::Array(items.iter().map(round_json_numbers).collect()),
+        Json::Object(m) => Json::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), round_json_numbers(x)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
@@ -473,5 +527,69 @@ mod tests {
             "{text}"
         );
         assert!(text.contains('2') && text.contains('3'), "{text}");
+    }
+
+    #[test]
+    fn unified_diff_is_plain_text() {
+        let d = Diff {
+            expected: "{\n  \"a\": 1\n}".into(),
+            actual: "{\n  \"a\": 2\n}".into(),
+        };
+        assert_eq!(
+            d.unified(),
+            "--- expected\n+++ actual\n@@ -1,3 +1,3 @@\n {\n-  \"a\": 1\n+  \"a\": 2\n }\n"
+        );
+    }
+
+    /// Rounding to doubles: equal once rounded, unequal when the doubles
+    /// differ; overflow meets the infinity strings; strings untouched.
+    #[test]
+    fn f64_profile_rounds_both_sides() {
+        let num = |text: &str| tv(json!("number"), text, vec![]);
+        let table: &[(TypedValue, TypedValue, bool, bool)] = &[
+            // (expected, actual, exact match, match after rounding)
+            (num("0.1"), num("0.1"), true, true),
+            (
+                num("0.1000000000000000000000000000001"),
+                num("0.1"),
+                false,
+                true,
+            ),
+            (
+                num("9007199254740993"),
+                num("9007199254740992"),
+                false,
+                true,
+            ),
+            (
+                num("9007199254740994"),
+                num("9007199254740992"),
+                false,
+                false,
+            ),
+            (num("1e400"), num("\"Infinity\""), false, true),
+            (num("-1e400"), num("\"-Infinity\""), false, true),
+            (num("0.3"), num("0.30000000000000004"), false, false),
+            (
+                tv(
+                    json!(["list", "number"]),
+                    "[1.00000000000000000001, 2]",
+                    vec![],
+                ),
+                tv(json!(["list", "number"]), "[1, 2]", vec![]),
+                false,
+                true,
+            ),
+            (
+                tv(json!("string"), "\"1.00000000000000000001\"", vec![]),
+                tv(json!("string"), "\"1\"", vec![]),
+                false,
+                false,
+            ),
+        ];
+        for (e, a, exact, rounded) in table {
+            assert_eq!(values_match(e, a).is_ok(), *exact, "{e:?} vs {a:?}");
+            assert_eq!(values_match_f64(e, a).is_ok(), *rounded, "{e:?} vs {a:?}");
+        }
     }
 }

@@ -9,6 +9,8 @@ pub mod format;
 pub mod locate;
 pub mod protocol;
 pub mod record;
+pub mod run;
+pub mod select;
 pub mod serve;
 
 pub use case::{Case, CaseFile, Corpus, Expect, Expectations};

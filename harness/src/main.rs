@@ -1,5 +1,6 @@
-//! `hclspec`: serve the reference implementation over the engine protocol,
-//! and manage the conformance corpus against the Go oracle.
+//! `hclspec`: run the conformance corpus against engines, serve the
+//! reference implementation over the engine protocol, and manage the corpus
+//! against the Go oracle.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +24,12 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the corpus against an engine (default: the built-in reference
+    /// implementation) and report every case's outcome.
+    Run(cli::RunArgs),
+    /// Run the corpus against several engines and write a compatibility
+    /// matrix (markdown, and JSON with --json).
+    Matrix(cli::MatrixArgs),
     /// Answer protocol requests (one JSON line each) on stdin with the
     /// reference implementation.
     Serve {
@@ -82,6 +89,8 @@ fn parse_version(s: &str) -> Result<Version, String> {
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
+        Command::Run(run) => cli::run(&run),
+        Command::Matrix(m) => cli::matrix(&m),
         Command::Serve { hcl_version } => hclspec::serve::serve_stdio(hcl_version)
             .map(|()| ExitCode::SUCCESS)
             .map_err(anyhow::Error::from),

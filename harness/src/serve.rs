@@ -1,40 +1,43 @@
 //! `hclspec serve`: the reference implementation behind the protocol, on
 //! any reader and writer.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use crate::engine::{Reference, EVAL_STACK_SIZE};
 use crate::protocol::{ErrorBody, Outcome, Request, Response, Version};
 
-/// Answers every request line of `input` on `output`, in order, flushing
-/// each response, until end of input. Blank lines are skipped. Only an I/O
-/// error ends it early.
-pub fn serve(
-    input: impl BufRead,
-    mut output: impl Write,
-    default_version: Version,
-) -> io::Result<()> {
+/// Answers every request line of `input` on `output`, in order, until end
+/// of input. Blank lines are skipped. Answers are flushed whenever no
+/// further complete request is already buffered, so a client that sends
+/// one request at a time gets each answer at once, and one that sends many
+/// ahead gets them in few writes. Only an I/O error ends it early.
+pub fn serve(input: impl Read, output: impl Write, default_version: Version) -> io::Result<()> {
     let engine = Reference {
         default_version,
         // serve already runs on a thread with a large stack.
         own_thread: false,
     };
-    let mut input = input;
+    let mut input = BufReader::with_capacity(BUFFER, input);
+    let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut buf = Vec::new();
     loop {
         buf.clear();
         if input.read_until(b'\n', &mut buf)? == 0 {
-            return Ok(());
+            return output.flush();
         }
-        let Some(response) = answer(&engine, &buf) else {
-            continue;
-        };
-        let mut line = response.to_line();
-        line.push('\n');
-        output.write_all(line.as_bytes())?;
-        output.flush()?;
+        if let Some(response) = answer(&engine, &buf) {
+            let mut line = response.to_line();
+            line.push('\n');
+            output.write_all(line.as_bytes())?;
+        }
+        if !input.buffer().contains(&b'\n') {
+            output.flush()?;
+        }
     }
 }
+
+/// Input and output buffer size.
+const BUFFER: usize = 64 * 1024;
 
 /// Serves stdin to stdout on a thread with a large stack.
 pub fn serve_stdio(default_version: Version) -> io::Result<()> {
@@ -76,6 +79,8 @@ fn answer(engine: &Reference, raw: &[u8]) -> Option<Response> {
 mod tests {
     use super::*;
     use crate::protocol::ErrorPhase;
+    use std::cell::RefCell;
+    use std::rc::Rc;
 
     fn run(input: &[u8]) -> Vec<Response> {
         let mut out = Vec::new();
@@ -85,6 +90,59 @@ mod tests {
             .lines()
             .map(|l| Response::parse_line(l).unwrap())
             .collect()
+    }
+
+    /// Input handed over in fixed pieces; notes how much output had been
+    /// written when each piece was asked for.
+    struct Pieces {
+        pieces: Vec<Vec<u8>>,
+        out: Rc<RefCell<Vec<Vec<u8>>>>,
+        seen: Vec<usize>,
+    }
+
+    impl Read for Pieces {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.seen.push(self.out.borrow().len());
+            if self.pieces.is_empty() {
+                return Ok(0);
+            }
+            let p = self.pieces.remove(0);
+            buf[..p.len()].copy_from_slice(&p);
+            Ok(p.len())
+        }
+    }
+
+    /// Records every write call.
+    struct Writes(Rc<RefCell<Vec<Vec<u8>>>>);
+
+    impl Write for Writes {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn answers_are_flushed_before_waiting_for_input() {
+        let req =
+            |id: &str| format!("{{\"id\":\"{id}\",\"kind\":\"expression\",\"source\":\"1\"}}\n");
+        let out = Rc::new(RefCell::new(Vec::new()));
+        let mut input = Pieces {
+            pieces: vec![req("a").into_bytes(), (req("b") + &req("c")).into_bytes()],
+            out: Rc::clone(&out),
+            seen: Vec::new(),
+        };
+        serve(&mut input, Writes(Rc::clone(&out)), Version::V2_24).unwrap();
+        // Before asking for more input, the answer to `a` was out; `b` and
+        // `c`, read together, were answered in one write.
+        assert_eq!(input.seen, [0, 1, 2]);
+        let writes = out.borrow();
+        assert!(String::from_utf8_lossy(&writes[0]).starts_with(r#"{"id":"a""#));
+        let second = String::from_utf8_lossy(&writes[1]).into_owned();
+        assert_eq!(second.lines().count(), 2, "{second}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use hclspec::case::{Expect, ExpectedError, ExpectedPhase};
 use hclspec::compare::compare;
-use hclspec::engine::{Child, ChildError};
+use hclspec::engine::{Child, ChildError, Engine};
 use hclspec::protocol::{ErrorPhase, Kind, Outcome, Request, Response, TypedValue, Version};
 use serde_json::json;
 
@@ -108,6 +108,26 @@ fn child_talks_to_serve() {
         let resp = child.request(&request(&format!("r{i}"), "2 * 3")).unwrap();
         assert_eq!(resp.id.as_deref(), Some(format!("r{i}").as_str()));
         assert!(compare(&number("6"), &resp.outcome).is_pass(), "{resp:?}");
+    }
+    assert_eq!(child.restarts(), 0);
+}
+
+#[test]
+fn pipelined_child_answers_every_request_in_order() {
+    let mut child = Child::spawn(&[BIN.to_string(), "serve".to_string()])
+        .unwrap()
+        .with_window(16);
+    let requests: Vec<Request> = (0..500)
+        .map(|i| request(&format!("p{i}"), &format!("{i} * 2")))
+        .collect();
+    let mut got = Vec::new();
+    child.run(&requests, &mut |i, x| got.push((i, x.result.unwrap())));
+    assert_eq!(got.len(), requests.len());
+    for (n, (i, resp)) in got.iter().enumerate() {
+        assert_eq!(*i, n);
+        assert_eq!(resp.id.as_deref(), Some(format!("p{n}").as_str()));
+        let want = number(&(2 * n).to_string());
+        assert!(compare(&want, &resp.outcome).is_pass(), "{resp:?}");
     }
     assert_eq!(child.restarts(), 0);
 }

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::{Map, Value as Json};
 
 use hclspec::case::{Case, CaseFile, Corpus, Expect, Expectations};
@@ -17,6 +16,11 @@ use hclspec::engine::{Child, DEFAULT_TIMEOUT};
 use hclspec::locate;
 use hclspec::protocol::{Request, Version};
 use hclspec::record::{record_file, RecordOptions, ORACLE_VERSION};
+use hclspec::select::Selector;
+
+mod run;
+
+pub use run::{matrix, run, MatrixArgs, RunArgs};
 
 #[derive(Args)]
 pub struct CorpusArgs {
@@ -24,7 +28,8 @@ pub struct CorpusArgs {
     /// `spec-tests` folder).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// Only cases whose `file::id` matches this glob (repeatable).
+    /// Only cases whose id, case file name (`splat`) or `file::id` matches
+    /// this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     filter: Vec<String>,
 }
@@ -50,27 +55,16 @@ impl CorpusArgs {
         Corpus::load(&dir).map_err(|e| anyhow::anyhow!("the corpus does not load:\n{e}"))
     }
 
-    fn filter(&self) -> Result<Option<GlobSet>> {
-        if self.filter.is_empty() {
-            return Ok(None);
-        }
-        let mut b = GlobSetBuilder::new();
-        for f in &self.filter {
-            b.add(Glob::new(f).with_context(|| format!("bad --filter {f:?}"))?);
-        }
-        Ok(Some(b.build()?))
+    fn selector(&self) -> Result<Selector> {
+        Selector::new(&self.filter).map_err(|e| anyhow::anyhow!("--filter: {e}"))
     }
 
     /// The corpus's cases that pass the filter.
     fn selected<'c>(&self, corpus: &'c Corpus) -> Result<Vec<(&'c CaseFile, &'c Case)>> {
-        let filter = self.filter()?;
+        let selector = self.selector()?;
         Ok(corpus
             .cases()
-            .filter(|(f, c)| {
-                filter
-                    .as_ref()
-                    .map_or(true, |g| g.is_match(format!("{}::{}", f.name, c.id)))
-            })
+            .filter(|(f, c)| selector.matches(&f.name, &c.id))
             .collect())
     }
 }

@@ -1,22 +1,26 @@
-//! A protocol engine running as a child process: one request line out, one
-//! response line back, with a time limit per request.
+//! A protocol engine running as a persistent child process, with a time
+//! limit per request. Requests are pipelined: up to a window of them are
+//! written ahead of the answers, which come back in order.
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Duration;
+use std::io;
+use std::process::ExitStatus;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
+use super::process::{Event, Process};
+use super::{Engine, Exchange};
 use crate::protocol::{Request, Response};
 
 /// How long one request may take unless the caller says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How many trailing stderr lines a crash report keeps.
-const STDERR_TAIL_LINES: usize = 40;
+/// How many requests may be in flight unless the caller says otherwise.
+pub const DEFAULT_WINDOW: usize = 64;
+
+/// The most stderr lines kept for one case; the rest are counted.
+pub const STDERR_MAX_LINES: usize = 200;
 
 /// Why a request got no valid response.
 #[derive(Debug)]
@@ -34,6 +38,28 @@ pub enum ChildError {
     Protocol { line: String, reason: String },
     /// Talking to the process failed.
     Io(io::Error),
+    /// Not sent: the engine was restarted as often as allowed.
+    GaveUp { restarts: u32 },
+}
+
+impl ChildError {
+    /// The first line of the message, without the stderr tail.
+    pub fn headline(&self) -> String {
+        match self {
+            ChildError::Crashed { status, .. } => crashed_headline(status),
+            ChildError::TimedOut { after, .. } => format!("{MSG_TIMED_OUT} {after:?}"),
+            other => other.to_string(),
+        }
+    }
+}
+
+const MSG_TIMED_OUT: &str = "the engine gave no answer within";
+
+fn crashed_headline(status: &Option<ExitStatus>) -> String {
+    match status {
+        Some(s) => format!("the engine exited ({s}) instead of answering"),
+        None => "the engine closed its output instead of answering".to_string(),
+    }
 }
 
 impl fmt::Display for ChildError {
@@ -43,20 +69,21 @@ impl fmt::Display for ChildError {
                 write!(f, "could not start `{command}`: {source}")
             }
             ChildError::Crashed { status, stderr } => {
-                match status {
-                    Some(s) => write!(f, "the engine exited ({s})")?,
-                    None => write!(f, "the engine closed its output")?,
-                }
+                f.write_str(&crashed_headline(status))?;
                 write_stderr(f, stderr)
             }
             ChildError::TimedOut { after, stderr } => {
-                write!(f, "the engine gave no answer within {after:?}")?;
+                write!(f, "{MSG_TIMED_OUT} {after:?}")?;
                 write_stderr(f, stderr)
             }
             ChildError::Protocol { line, reason } => {
                 write!(f, "invalid response ({reason}): {}", truncate(line, 500))
             }
             ChildError::Io(e) => write!(f, "talking to the engine failed: {e}"),
+            ChildError::GaveUp { restarts } => write!(
+                f,
+                "not run: the engine was restarted {restarts} times, the most allowed"
+            ),
         }
     }
 }
@@ -78,20 +105,15 @@ fn truncate(s: &str, max: usize) -> &str {
 
 impl std::error::Error for ChildError {}
 
-/// A running engine process. A request that fails leaves the process
-/// stopped; the next request starts a fresh one.
+/// A running engine process. A request that fails stops the process (its
+/// output may be out of step); the next request starts a fresh one.
 pub struct Child {
     command: Vec<String>,
     timeout: Duration,
-    running: Option<Running>,
+    window: usize,
+    max_restarts: u32,
+    running: Option<Process>,
     restarts: u32,
-}
-
-struct Running {
-    process: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: Receiver<io::Result<Vec<u8>>>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 impl Child {
@@ -100,6 +122,8 @@ impl Child {
         let mut child = Child {
             command: command.to_vec(),
             timeout: DEFAULT_TIMEOUT,
+            window: DEFAULT_WINDOW,
+            max_restarts: u32::MAX,
             running: None,
             restarts: 0,
         };
@@ -109,6 +133,19 @@ impl Child {
 
     pub fn with_timeout(mut self, timeout: Duration) -> Child {
         self.timeout = timeout;
+        self
+    }
+
+    /// How many requests may be written ahead of their answers (at least 1).
+    pub fn with_window(mut self, window: usize) -> Child {
+        self.window = window.max(1);
+        self
+    }
+
+    /// How many times the process may be started again after failures;
+    /// once they are used up, requests fail with [`ChildError::GaveUp`].
+    pub fn with_max_restarts(mut self, max: u32) -> Child {
+        self.max_restarts = max;
         self
     }
 
@@ -123,192 +160,330 @@ impl Child {
 
     /// Sends one request and waits for its response.
     pub fn request(&mut self, req: &Request) -> Result<Response, ChildError> {
-        if self.running.is_none() {
-            self.running = Some(self.start()?);
-            self.restarts += 1;
-        }
-        let result = self.exchange(req);
-        if result.is_err() {
-            // The stream may be out of step: never reuse it.
-            if let Some(mut r) = self.running.take() {
-                let _ = r.process.kill();
-                let _ = r.process.wait();
-            }
-        }
-        result
+        let mut out = None;
+        self.run_requests(std::slice::from_ref(req), &mut |_, x| out = Some(x));
+        out.expect("every request is answered").result
     }
 
     /// Stops the process now.
     pub fn stop(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.shutdown();
+        if let Some(p) = self.running.take() {
+            p.shutdown();
         }
     }
 
-    fn start(&self) -> Result<Running, ChildError> {
-        let spawn_error = |source| ChildError::Spawn {
+    fn start(&self) -> Result<Process, ChildError> {
+        Process::spawn(&self.command).map_err(|source| ChildError::Spawn {
             command: self.command.join(" "),
             source,
-        };
-        let (program, args) = self.command.split_first().ok_or_else(|| {
-            spawn_error(io::Error::new(io::ErrorKind::InvalidInput, "empty command"))
-        })?;
-        let mut process = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(spawn_error)?;
-        let stdin = process.stdin.take().expect("piped stdin");
-        let stdout = process.stdout.take().expect("piped stdout");
-        let stderr_pipe = process.stderr.take().expect("piped stderr");
-
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) => break,
-                    Ok(_) => {
-                        if tx.send(Ok(line)).is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        break;
-                    }
-                }
-            }
-        });
-
-        // Drained continuously so a chatty engine never blocks on stderr.
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stderr_pipe);
-            let mut buf = Vec::new();
-            while let Ok(n) = reader.read_until(b'\n', &mut buf) {
-                if n == 0 {
-                    break;
-                }
-                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
-                if t.len() == STDERR_TAIL_LINES {
-                    t.pop_front();
-                }
-                t.push_back(String::from_utf8_lossy(&buf).trim_end().to_string());
-                buf.clear();
-            }
-        });
-
-        Ok(Running {
-            process,
-            stdin,
-            lines,
-            stderr,
         })
     }
 
-    fn exchange(&mut self, req: &Request) -> Result<Response, ChildError> {
-        let timeout = self.timeout;
-        let r = self.running.as_mut().expect("started above");
-        let mut line = req.to_line();
-        line.push('\n');
-        if let Err(e) = r
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| r.stdin.flush())
-        {
-            return Err(if e.kind() == io::ErrorKind::BrokenPipe {
-                r.crashed()
-            } else {
-                ChildError::Io(e)
-            });
-        }
-        let bytes = match r.lines.recv_timeout(timeout) {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(e)) => return Err(ChildError::Io(e)),
-            Err(RecvTimeoutError::Timeout) => {
-                let _ = r.process.kill();
-                let _ = r.process.wait();
-                return Err(ChildError::TimedOut {
-                    after: timeout,
-                    stderr: r.stderr_tail(),
-                });
+    /// Answers every request in order, each exactly once through `done`.
+    ///
+    /// Up to `window` requests are in flight; the time limit of the oldest
+    /// runs from when the engine could start on it (its answer to the one
+    /// before, or its sending). A failure is charged to the oldest request;
+    /// the process is killed and the other requests in flight are sent
+    /// again to a fresh one.
+    ///
+    /// Stderr lines belong to the request in flight when there is one. The
+    /// first line that arrives with several in flight narrows the window
+    /// to 1; such lines are placed once the requests in flight are
+    /// answered: with the request that fails if one does (an engine's last
+    /// words before dying), else with the oldest request in flight when
+    /// they arrived.
+    fn run_requests(&mut self, requests: &[Request], done: &mut dyn FnMut(usize, Exchange)) {
+        let n = requests.len();
+        let mut next = 0;
+        // Indices in flight, oldest first, with when each was sent.
+        let mut flight: VecDeque<(usize, Instant)> = VecDeque::new();
+        let mut head_since = Instant::now();
+        let mut stderr = CaseStderr::default();
+        let mut unplaced = Unplaced::default();
+        let mut window = self.window;
+        while next < n || !flight.is_empty() {
+            if self.running.is_none() {
+                debug_assert!(flight.is_empty() && unplaced.is_empty());
+                if self.restarts >= self.max_restarts {
+                    for i in next..n {
+                        done(
+                            i,
+                            Exchange::failed(ChildError::GaveUp {
+                                restarts: self.restarts,
+                            }),
+                        );
+                    }
+                    return;
+                }
+                self.restarts += 1;
+                match self.start() {
+                    Ok(p) => self.running = Some(p),
+                    Err(e) => {
+                        done(next, Exchange::failed(e));
+                        next += 1;
+                        continue;
+                    }
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => return Err(r.crashed()),
-        };
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                return Err(ChildError::Protocol {
-                    line: String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                    reason: MSG_NOT_UTF8.into(),
-                })
+            let process = self.running.as_mut().expect("started above");
+            while flight.len() < window && next < n {
+                let mut line = requests[next].to_line().into_bytes();
+                line.push(b'\n');
+                process.send(line);
+                let now = Instant::now();
+                if flight.is_empty() {
+                    head_since = now;
+                }
+                flight.push_back((next, now));
+                next += 1;
             }
-        };
-        let text = text.trim_end_matches(['\n', '\r']);
-        let response = Response::parse_line(text).map_err(|e| ChildError::Protocol {
-            line: text.to_string(),
-            reason: e.0,
-        })?;
-        if response.id.as_deref() != Some(req.id.as_str()) {
-            return Err(ChildError::Protocol {
-                line: text.to_string(),
-                reason: format!("{MSG_WRONG_ID} {:?}", req.id),
-            });
+            let (head, sent) = *flight.front().expect("window is at least 1");
+            let started = sent.max(head_since);
+            let deadline = started + self.timeout;
+            let event = process
+                .events
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+            let (error, mut lines) = match event {
+                Ok(Event::Stderr(line)) => {
+                    if flight.len() > 1 {
+                        unplaced.add(head, line);
+                        window = 1;
+                    } else {
+                        stderr.push(line);
+                    }
+                    continue;
+                }
+                Ok(Event::StderrClosed) => {
+                    process.stderr_closed = true;
+                    continue;
+                }
+                Ok(Event::Line(bytes)) => {
+                    if bytes.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    let now = Instant::now();
+                    head_since = now;
+                    match check_response(&bytes, &requests[head]) {
+                        Ok(response) => {
+                            flight.pop_front();
+                            let exchange = Exchange {
+                                result: Ok(response),
+                                stderr: stderr.take(),
+                                elapsed: now - started,
+                            };
+                            unplaced.answered(head, exchange, flight.len() <= 1, &mut stderr, done);
+                            continue;
+                        }
+                        Err(e) => {
+                            // The output may be out of step: never read it again.
+                            let mut lines = stderr.take();
+                            process.abort(&mut lines);
+                            (e, lines)
+                        }
+                    }
+                }
+                Ok(Event::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
+                    let mut lines = stderr.take();
+                    let status = process.finish(&mut lines);
+                    let error = ChildError::Crashed {
+                        status,
+                        stderr: String::new(),
+                    };
+                    (error, lines)
+                }
+                Ok(Event::ReadFailed(e)) => {
+                    let mut lines = stderr.take();
+                    process.abort(&mut lines);
+                    (ChildError::Io(e), lines)
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let mut lines = stderr.take();
+                    process.abort(&mut lines);
+                    let error = ChildError::TimedOut {
+                        after: self.timeout,
+                        stderr: String::new(),
+                    };
+                    (error, lines)
+                }
+            };
+            flight.pop_front();
+            unplaced.failed(&mut lines, done);
+            let error = with_stderr(error, &lines);
+            done(
+                head,
+                Exchange {
+                    result: Err(error),
+                    stderr: lines,
+                    elapsed: started.elapsed(),
+                },
+            );
+            // Send the requests still in flight again, to a new process.
+            if let Some(&(first, _)) = flight.front() {
+                next = first;
+            }
+            flight.clear();
+            self.running = None;
         }
-        Ok(response)
+        debug_assert!(unplaced.is_empty());
+    }
+}
+
+/// Puts a failed request's stderr lines into its error, whose message
+/// shows them.
+fn with_stderr(error: ChildError, lines: &[String]) -> ChildError {
+    match error {
+        ChildError::Crashed { status, .. } => ChildError::Crashed {
+            status,
+            stderr: lines.join("\n"),
+        },
+        ChildError::TimedOut { after, .. } => ChildError::TimedOut {
+            after,
+            stderr: lines.join("\n"),
+        },
+        other => other,
+    }
+}
+
+/// The most stderr lines waiting to be placed; later ones are dropped.
+const UNPLACED_MAX_LINES: usize = 4 * STDERR_MAX_LINES;
+
+/// Stderr lines that arrived with several requests in flight, and the
+/// answers held back until those lines are placed.
+#[derive(Default)]
+struct Unplaced {
+    /// Each line with the oldest request in flight when it arrived.
+    lines: Vec<(usize, String)>,
+    dropped: usize,
+    held: Vec<(usize, Exchange)>,
+}
+
+impl Unplaced {
+    fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.held.is_empty()
+    }
+
+    fn add(&mut self, head: usize, line: String) {
+        if self.lines.len() < UNPLACED_MAX_LINES {
+            self.lines.push((head, line));
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// A request was answered. With lines waiting, its answer waits too,
+    /// until at most one request is in flight (`settled`): then each line
+    /// goes to the request that was oldest in flight when it arrived, or
+    /// to the one still in flight.
+    fn answered(
+        &mut self,
+        index: usize,
+        exchange: Exchange,
+        settled: bool,
+        in_flight: &mut CaseStderr,
+        done: &mut dyn FnMut(usize, Exchange),
+    ) {
+        if self.lines.is_empty() {
+            debug_assert!(self.held.is_empty());
+            done(index, exchange);
+            return;
+        }
+        self.held.push((index, exchange));
+        if !settled {
+            return;
+        }
+        let dropped = self.dropped_note();
+        for (head, line) in self.lines.drain(..).chain(dropped) {
+            match self.held.iter_mut().find(|(i, _)| *i == head) {
+                Some((_, x)) => x.stderr.push(line),
+                None => in_flight.push(line),
+            }
+        }
+        for (i, x) in self.held.drain(..) {
+            done(i, x);
+        }
+    }
+
+    /// A request failed: the waiting lines are its, before `lines`; the
+    /// held answers go out first.
+    fn failed(&mut self, lines: &mut Vec<String>, done: &mut dyn FnMut(usize, Exchange)) {
+        let dropped = self.dropped_note();
+        let mut mine: Vec<String> = self
+            .lines
+            .drain(..)
+            .chain(dropped)
+            .map(|(_, l)| l)
+            .collect();
+        mine.append(lines);
+        *lines = mine;
+        for (i, x) in self.held.drain(..) {
+            done(i, x);
+        }
+    }
+
+    fn dropped_note(&mut self) -> Option<(usize, String)> {
+        let n = std::mem::take(&mut self.dropped);
+        let head = self.lines.last().map_or(0, |(h, _)| *h);
+        (n > 0).then(|| (head, format!("[{n} more lines not kept]")))
+    }
+}
+
+/// The stderr lines of the request in flight, capped.
+#[derive(Default)]
+struct CaseStderr {
+    lines: Vec<String>,
+    dropped: usize,
+}
+
+impl CaseStderr {
+    fn push(&mut self, line: String) {
+        if self.lines.len() < STDERR_MAX_LINES {
+            self.lines.push(line);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    fn take(&mut self) -> Vec<String> {
+        let mut lines = std::mem::take(&mut self.lines);
+        if self.dropped > 0 {
+            lines.push(format!("[{} more lines not kept]", self.dropped));
+            self.dropped = 0;
+        }
+        lines
     }
 }
 
 const MSG_NOT_UTF8: &str = "not UTF-8";
 const MSG_WRONG_ID: &str = "the id is not the request's";
 
-impl Running {
-    /// The error for a process that stopped answering: waits briefly for
-    /// its exit status and its last stderr lines.
-    fn crashed(&mut self) -> ChildError {
-        let mut status = None;
-        for _ in 0..50 {
-            match self.process.try_wait() {
-                Ok(Some(s)) => {
-                    status = Some(s);
-                    break;
-                }
-                Ok(None) => thread::sleep(Duration::from_millis(10)),
-                Err(_) => break,
-            }
-        }
-        ChildError::Crashed {
-            status,
-            stderr: self.stderr_tail(),
-        }
+/// Parses an answer line and checks it answers `req`.
+pub(crate) fn check_response(bytes: &[u8], req: &Request) -> Result<Response, ChildError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| ChildError::Protocol {
+        line: String::from_utf8_lossy(bytes).into_owned(),
+        reason: MSG_NOT_UTF8.into(),
+    })?;
+    let text = text.trim_end_matches(['\n', '\r']);
+    let response = Response::parse_line(text).map_err(|e| ChildError::Protocol {
+        line: text.to_string(),
+        reason: e.0,
+    })?;
+    if response.id.as_deref() != Some(req.id.as_str()) {
+        return Err(ChildError::Protocol {
+            line: text.to_string(),
+            reason: format!("{MSG_WRONG_ID} {:?}", req.id),
+        });
+    }
+    Ok(response)
+}
+
+impl Engine for Child {
+    fn run(&mut self, requests: &[Request], done: &mut dyn FnMut(usize, Exchange)) {
+        self.run_requests(requests, done);
     }
 
-    fn stderr_tail(&self) -> String {
-        // Give the stderr reader a moment to catch up with a dying process.
-        thread::sleep(Duration::from_millis(20));
-        let t = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        t.iter().cloned().collect::<Vec<_>>().join("\n")
-    }
-
-    /// Closes stdin so a well-behaved engine exits, then makes sure it does.
-    fn shutdown(self) {
-        let Running {
-            mut process, stdin, ..
-        } = self;
-        drop(stdin);
-        for _ in 0..20 {
-            if let Ok(Some(_)) = process.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = process.kill();
-        let _ = process.wait();
+    fn restarts(&self) -> u32 {
+        self.restarts
     }
 }
 

@@ -3,10 +3,14 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
 
 use hclspec_reference::eval::Context;
 
+use super::{ChildError, Engine, Exchange};
 use crate::protocol::{panic_message, ErrorBody, Outcome, Request, Response, TypedValue, Version};
 
 /// Stack for an evaluation thread: deep but legal inputs must reach the
@@ -74,6 +78,134 @@ impl Reference {
     }
 }
 
+/// The reference implementation as an [`Engine`]: requests are evaluated
+/// in order on a worker thread with a large stack. A request that takes
+/// longer than the time limit is a timeout; the worker is abandoned (a
+/// thread can not be killed) and a new one goes on with the next request.
+pub struct InProcess {
+    reference: Reference,
+    timeout: Duration,
+    max_restarts: u32,
+    restarts: u32,
+}
+
+impl InProcess {
+    pub fn new(default_version: Version, timeout: Duration, max_restarts: u32) -> InProcess {
+        InProcess {
+            reference: Reference {
+                default_version,
+                // The worker already has the large stack.
+                own_thread: false,
+            },
+            timeout,
+            max_restarts,
+            restarts: 0,
+        }
+    }
+}
+
+impl Engine for InProcess {
+    fn run(&mut self, requests: &[Request], done: &mut dyn FnMut(usize, Exchange)) {
+        let requests: Arc<Vec<Request>> = Arc::new(requests.to_vec());
+        let n = requests.len();
+        let mut start = 0;
+        let mut first = true;
+        while start < n {
+            if !first {
+                if self.restarts >= self.max_restarts {
+                    for i in start..n {
+                        done(
+                            i,
+                            Exchange::failed(ChildError::GaveUp {
+                                restarts: self.restarts,
+                            }),
+                        );
+                    }
+                    return;
+                }
+                self.restarts += 1;
+            }
+            first = false;
+            let (tx, rx) = mpsc::channel();
+            let cancelled = Arc::new(AtomicBool::new(false));
+            let worker = {
+                let requests = Arc::clone(&requests);
+                let cancelled = Arc::clone(&cancelled);
+                let reference = self.reference.clone();
+                std::thread::Builder::new()
+                    .name("hclspec-reference".into())
+                    .stack_size(EVAL_STACK_SIZE)
+                    .spawn(move || {
+                        for (i, req) in requests.iter().enumerate().skip(start) {
+                            if cancelled.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            let t = Instant::now();
+                            let response = reference.respond(req);
+                            if tx.send((i, response, t.elapsed())).is_err() {
+                                return;
+                            }
+                        }
+                    })
+            };
+            if let Err(e) = worker {
+                done(start, Exchange::failed(ChildError::Io(e)));
+                start += 1;
+                continue;
+            }
+            while start < n {
+                match rx.recv_timeout(self.timeout) {
+                    Ok((i, response, elapsed)) => {
+                        debug_assert_eq!(i, start);
+                        done(
+                            i,
+                            Exchange {
+                                result: Ok(response),
+                                stderr: Vec::new(),
+                                elapsed,
+                            },
+                        );
+                        start += 1;
+                    }
+                    Err(e) => {
+                        cancelled.store(true, Ordering::Relaxed);
+                        let error = match e {
+                            RecvTimeoutError::Timeout => ChildError::TimedOut {
+                                after: self.timeout,
+                                stderr: String::new(),
+                            },
+                            RecvTimeoutError::Disconnected => ChildError::Crashed {
+                                status: None,
+                                stderr: MSG_WORKER_DIED.to_string(),
+                            },
+                        };
+                        let elapsed = match &error {
+                            ChildError::TimedOut { after, .. } => *after,
+                            _ => Duration::ZERO,
+                        };
+                        done(
+                            start,
+                            Exchange {
+                                result: Err(error),
+                                stderr: Vec::new(),
+                                elapsed,
+                            },
+                        );
+                        start += 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    fn restarts(&self) -> u32 {
+        self.restarts
+    }
+}
+
+const MSG_WORKER_DIED: &str = "the evaluation thread died";
+
 const MSG_PANIC: &str = "the reference implementation panicked";
 
 thread_local! {
@@ -120,5 +252,67 @@ fn evaluate_unguarded(req: &Request, version: Version) -> Outcome {
     match hclspec_reference::evaluate_source(req.kind.to_reference(), &req.source, &ctx) {
         Ok(v) => Outcome::Result(TypedValue::encode(&v)),
         Err(e) => Outcome::Error(ErrorBody::from_reference(&e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Kind;
+
+    fn request(id: &str, source: &str) -> Request {
+        Request {
+            id: id.into(),
+            kind: Kind::Expression,
+            source: source.into(),
+            scope: BTreeMap::new(),
+            hcl_version: None,
+        }
+    }
+
+    #[test]
+    fn in_process_answers_in_order() {
+        let requests: Vec<_> = (0..20)
+            .map(|i| request(&format!("r{i}"), &format!("{i} + 1")))
+            .collect();
+        let mut engine = InProcess::new(Version::V2_24, Duration::from_secs(10), 0);
+        let mut got = Vec::new();
+        engine.run(&requests, &mut |i, x| {
+            let r = x.result.unwrap();
+            assert_eq!(r.id.as_deref(), Some(format!("r{i}").as_str()));
+            got.push(i);
+        });
+        assert_eq!(got, (0..20).collect::<Vec<_>>());
+        assert_eq!(engine.restarts(), 0);
+    }
+
+    /// With a time limit nothing meets, each request times out on a fresh
+    /// worker until the restarts are used up; the rest are given up.
+    #[test]
+    fn in_process_timeouts_restart_then_give_up() {
+        let long = vec!["1"; 3000].join(" + ");
+        let requests: Vec<_> = (0..6).map(|i| request(&format!("r{i}"), &long)).collect();
+        let mut engine = InProcess::new(Version::V2_24, Duration::from_nanos(1), 2);
+        let mut got = Vec::new();
+        engine.run(&requests, &mut |i, x| {
+            let kind = match x.result {
+                Err(ChildError::TimedOut { .. }) => "timeout",
+                Err(ChildError::GaveUp { restarts: 2 }) => "gave-up",
+                other => panic!("{other:?}"),
+            };
+            got.push((i, kind));
+        });
+        assert_eq!(
+            got,
+            [
+                (0, "timeout"),
+                (1, "timeout"),
+                (2, "timeout"),
+                (3, "gave-up"),
+                (4, "gave-up"),
+                (5, "gave-up")
+            ]
+        );
+        assert_eq!(engine.restarts(), 2);
     }
 }

@@ -1,0 +1,348 @@
+//! `hclspec run` and `hclspec matrix`.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context as _, Result};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use hclspec::case::Corpus;
+use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
+use hclspec::protocol::Version;
+use hclspec::run::matrix::{Column, Matrix};
+use hclspec::run::skip::SkipList;
+use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
+
+use super::CorpusArgs;
+
+/// What every run needs to know about the engine and the comparison.
+#[derive(Args)]
+pub struct CommonArgs {
+    /// The HCL version whose expectations count.
+    #[arg(long, default_value = "2.24", value_parser = parse_version)]
+    hcl_version: Version,
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    /// `exact`, or `f64`: a result right only once its numbers and the
+    /// expected ones are rounded to 64-bit floats counts as `pass-f64`.
+    #[arg(long, default_value = "exact", value_parser = parse_numbers)]
+    numbers: Numbers,
+    /// Seconds one case may take before the engine is killed and
+    /// restarted.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_seconds)]
+    timeout: Duration,
+    /// How many times an engine is restarted (after crashes, timeouts and
+    /// protocol errors) before the remaining cases are given up as `crash`.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    max_restarts: u32,
+    /// Start the engine afresh for every case: one request on its stdin,
+    /// then end of input; one response on its stdout.
+    #[arg(long)]
+    one_shot: bool,
+    /// How many requests a persistent engine gets ahead of its answers.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW)]
+    window: usize,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The engine's command line, split as a shell would (default: the
+    /// built-in reference implementation, in process).
+    #[arg(long, value_name = "CMD")]
+    engine: Option<String>,
+    #[command(flatten)]
+    common: CommonArgs,
+    /// A skip list: one `GLOB  # reason` per line (repeatable).
+    #[arg(long, value_name = "FILE")]
+    skip: Vec<PathBuf>,
+    /// Fail the run when a case in the skip list passes.
+    #[arg(long)]
+    strict_skips: bool,
+    /// The report on stdout: `text` (failures, a table per area, a summary)
+    /// or `json` (every case; see docs/protocol.md).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also write the report as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Text report: only the table and the summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+pub struct MatrixArgs {
+    /// `NAME=CMD`, or `reference` for the built-in reference implementation
+    /// (repeatable; columns in this order).
+    #[arg(long = "engine", value_name = "NAME=CMD", required = true)]
+    engines: Vec<String>,
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Write the markdown matrix to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also write the matrix as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+/// `hclspec run`.
+pub fn run(args: &RunArgs) -> Result<ExitCode> {
+    let spec = match &args.engine {
+        None if args.common.one_shot => bail!("--one-shot needs --engine"),
+        None => EngineSpec::Reference,
+        Some(cmd) => EngineSpec::parse(cmd)?,
+    };
+    let mut skips = SkipList::default();
+    for path in &args.skip {
+        skips.extend(SkipList::load(path).map_err(anyhow::Error::msg)?);
+    }
+    let corpus = args.common.corpus.load()?;
+    warn_unused_skips(&skips, &corpus);
+    let report = run_engine(&spec, &args.common, &corpus, skips, "run")?;
+
+    if let Some(path) = &args.junit {
+        let xml = runner::junit::to_xml(&report).map_err(anyhow::Error::msg)?;
+        std::fs::write(path, xml).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            if !args.quiet {
+                out.write_all(runner::text::details(&report).as_bytes())?;
+            }
+            out.write_all(
+                runner::text::table(&report.areas, &report.totals, report.numbers).as_bytes(),
+            )?;
+            writeln!(out)?;
+            out.write_all(runner::text::summary(&report).as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(if report.is_success(args.strict_skips) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `hclspec matrix`.
+pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
+    let mut engines = Vec::new();
+    for e in &args.engines {
+        let (name, cmd) = match e.split_once('=') {
+            Some((n, c)) => (n.trim(), c.trim()),
+            None => (e.trim(), ""),
+        };
+        if name.is_empty() {
+            bail!("--engine {e:?}: the name is empty");
+        }
+        let spec = match (name, cmd) {
+            (REFERENCE, "") => EngineSpec::Reference,
+            (_, "") => bail!("--engine {e:?}: expected NAME=CMD (or `{REFERENCE}`)"),
+            (_, cmd) => EngineSpec::parse(cmd)?,
+        };
+        engines.push((name.to_string(), cmd.to_string(), spec));
+    }
+    let corpus = args.common.corpus.load()?;
+    let mut columns = Vec::new();
+    for (name, cmd, spec) in &engines {
+        let report = run_engine(spec, &args.common, &corpus, SkipList::default(), name)?;
+        let c = report.counts();
+        eprintln!(
+            "{name}: {} of {} cases pass ({:.1}%) in {:.2} s",
+            c.passed(),
+            c.cases(),
+            c.pass_percent(),
+            report.elapsed_seconds
+        );
+        let command = match spec {
+            EngineSpec::Reference => "built-in reference implementation".to_string(),
+            EngineSpec::Command(_) => cmd.clone(),
+        };
+        columns.push(Column::new(name, &command, &report));
+    }
+    let matrix = Matrix {
+        report_version: runner::REPORT_VERSION,
+        hcl_version: args.common.hcl_version,
+        numbers: args.common.numbers,
+        engines: columns,
+        command_line: Some(command_line()),
+    };
+    let markdown = matrix.to_markdown();
+    match &args.out {
+        Some(path) => std::fs::write(path, &markdown)
+            .with_context(|| format!("writing {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(markdown.as_bytes())?,
+    }
+    if let Some(path) = &args.json {
+        let mut text = serde_json::to_string_pretty(&matrix)?;
+        text.push('\n');
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_version(s: &str) -> Result<Version, String> {
+    s.parse()
+}
+
+fn parse_numbers(s: &str) -> Result<Numbers, String> {
+    s.parse()
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(Duration::from_secs_f64(x)),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
+/// The built-in engine's name.
+const REFERENCE: &str = "reference";
+
+/// An engine to run: the built-in one, or a command line.
+enum EngineSpec {
+    Reference,
+    Command(Vec<String>),
+}
+
+impl EngineSpec {
+    fn parse(cmd: &str) -> Result<EngineSpec> {
+        let words =
+            shell_words::split(cmd).with_context(|| format!("bad engine command {cmd:?}"))?;
+        if words.is_empty() {
+            bail!("empty engine command");
+        }
+        Ok(EngineSpec::Command(words))
+    }
+
+    /// Starts the engine; a command that does not start is an error here,
+    /// not a crash of every case.
+    fn start(&self, common: &CommonArgs) -> Result<(Box<dyn Engine>, EngineInfo)> {
+        Ok(match self {
+            EngineSpec::Reference => (
+                Box::new(InProcess::new(
+                    common.hcl_version,
+                    common.timeout,
+                    common.max_restarts,
+                )),
+                EngineInfo {
+                    name: REFERENCE.into(),
+                    mode: "in-process".into(),
+                },
+            ),
+            EngineSpec::Command(words) if common.one_shot => {
+                let engine = OneShot::new(words, common.timeout);
+                engine.check()?;
+                (
+                    Box::new(engine),
+                    EngineInfo {
+                        name: shell_words::join(words),
+                        mode: "one-shot".into(),
+                    },
+                )
+            }
+            EngineSpec::Command(words) => {
+                let child = Child::spawn(words)?
+                    .with_timeout(common.timeout)
+                    .with_window(common.window)
+                    .with_max_restarts(common.max_restarts);
+                (
+                    Box::new(child),
+                    EngineInfo {
+                        name: shell_words::join(words),
+                        mode: "persistent".into(),
+                    },
+                )
+            }
+        })
+    }
+}
+
+/// Runs the selected cases on one engine with a progress bar on a terminal.
+fn run_engine(
+    spec: &EngineSpec,
+    common: &CommonArgs,
+    corpus: &Corpus,
+    skips: SkipList,
+    label: &str,
+) -> Result<Report> {
+    let selector = common.corpus.selector()?;
+    let (planned, without) = runner::plan(corpus, &selector, common.hcl_version);
+    if planned.is_empty() {
+        bail!(
+            "no case to run: {without} selected cases, none with a {} expectation",
+            common.hcl_version
+        );
+    }
+    let (mut engine, info) = spec.start(common)?;
+    let opts = RunOptions {
+        version: common.hcl_version,
+        numbers: common.numbers,
+        skips,
+    };
+    let bar = progress_bar(planned.len() as u64, label);
+    let mut failing = 0usize;
+    let report = runner::run(engine.as_mut(), info, &planned, &opts, without, &mut |r| {
+        if r.outcome.is_failure() {
+            failing += 1;
+            bar.set_message(format!("{failing} failing"));
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    Ok(report)
+}
+
+fn progress_bar(len: u64, label: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let style = ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} ({per_sec}, {elapsed}) {msg}",
+    )
+    .expect("a valid template")
+    .progress_chars("=> ");
+    bar.set_style(style);
+    bar.set_prefix(label.to_string());
+    bar
+}
+
+/// Skip-list entries that name no case of the corpus are probably typos.
+fn warn_unused_skips(skips: &SkipList, corpus: &Corpus) {
+    for e in &skips.entries {
+        if !corpus
+            .cases()
+            .any(|(f, c)| e.pattern.matches(&f.name, &c.id))
+        {
+            eprintln!(
+                "hclspec: warning: {}: `{}` names no case",
+                e.origin,
+                e.pattern.as_str()
+            );
+        }
+    }
+}
+
+/// This program's command line, with the program named `hclspec`.
+fn command_line() -> String {
+    let args: Vec<String> = std::iter::once("hclspec".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
+    shell_words::join(args)
+}
