@@ -13,6 +13,7 @@ use std::fmt;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{ToPrimitive, Zero};
 
+mod format;
 mod gomath;
 mod parse;
 mod text;

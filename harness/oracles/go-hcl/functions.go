@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -12,9 +13,8 @@ import (
 // functions is the table of functions that expressions may call, under
 // Terraform's names. Most entries are go-cty's stdlib functions, used where
 // Terraform itself uses them. Entries marked TERRAFORM-SPECIFIC are our own
-// small wrappers (terraform_funcs.go) for functions Terraform implements
-// itself. Terraform functions that cty does not provide, or whose cty
-// counterpart behaves differently (coalesce, for one), are left out.
+// small wrappers (terraform_funcs*.go) for functions Terraform implements
+// itself. Terraform functions that are not mapped yet are left out.
 func functions() map[string]function.Function {
 	return map[string]function.Function{
 		// Numbers.
@@ -29,27 +29,33 @@ func functions() map[string]function.Function {
 		"signum":   stdlib.SignumFunc,
 
 		// Strings.
-		"chomp":      stdlib.ChompFunc,
-		"format":     stdlib.FormatFunc,
-		"formatlist": stdlib.FormatListFunc,
-		"indent":     stdlib.IndentFunc,
-		"join":       stdlib.JoinFunc,
-		"lower":      stdlib.LowerFunc,
-		"regex":      stdlib.RegexFunc,
-		"regexall":   stdlib.RegexAllFunc,
-		"replace":    terraformReplaceFunc, // TERRAFORM-SPECIFIC: "/re/" selects a regex.
-		"split":      stdlib.SplitFunc,
-		"strrev":     stdlib.ReverseFunc, // cty's "reverse" of a string.
-		"substr":     stdlib.SubstrFunc,
-		"title":      stdlib.TitleFunc,
-		"trim":       stdlib.TrimFunc,
-		"trimprefix": stdlib.TrimPrefixFunc,
-		"trimspace":  stdlib.TrimSpaceFunc,
-		"trimsuffix": stdlib.TrimSuffixFunc,
-		"upper":      stdlib.UpperFunc,
+		"chomp":       stdlib.ChompFunc,
+		"endswith":    terraformEndsWithFunc, // TERRAFORM-SPECIFIC.
+		"format":      stdlib.FormatFunc,
+		"formatlist":  stdlib.FormatListFunc,
+		"indent":      stdlib.IndentFunc,
+		"join":        stdlib.JoinFunc,
+		"lower":       stdlib.LowerFunc,
+		"regex":       stdlib.RegexFunc,
+		"regexall":    stdlib.RegexAllFunc,
+		"replace":     terraformReplaceFunc, // TERRAFORM-SPECIFIC: "/re/" selects a regex.
+		"split":       stdlib.SplitFunc,
+		"startswith":  terraformStartsWithFunc,  // TERRAFORM-SPECIFIC.
+		"strcontains": terraformStrContainsFunc, // TERRAFORM-SPECIFIC.
+		"strrev":      stdlib.ReverseFunc,       // cty's "reverse" of a string.
+		"substr":      stdlib.SubstrFunc,
+		"title":       stdlib.TitleFunc,
+		"trim":        stdlib.TrimFunc,
+		"trimprefix":  stdlib.TrimPrefixFunc,
+		"trimspace":   stdlib.TrimSpaceFunc,
+		"trimsuffix":  stdlib.TrimSuffixFunc,
+		"upper":       stdlib.UpperFunc,
 
 		// Collections.
+		"alltrue":      terraformAllTrueFunc, // TERRAFORM-SPECIFIC
+		"anytrue":      terraformAnyTrueFunc, // TERRAFORM-SPECIFIC
 		"chunklist":    stdlib.ChunklistFunc,
+		"coalesce":     terraformCoalesceFunc, // TERRAFORM-SPECIFIC: also skips empty strings.
 		"coalescelist": stdlib.CoalesceListFunc,
 		"compact":      stdlib.CompactFunc,
 		"concat":       stdlib.ConcatFunc,
@@ -64,10 +70,11 @@ func functions() map[string]function.Function {
 		// TERRAFORM-SPECIFIC: also counts the characters of a string, which
 		// cty's LengthFunc refuses.
 		"length": terraformLengthFunc,
-		// cty's version needs all three arguments; Terraform's makes the
-		// default optional.
-		"lookup":          stdlib.LookupFunc,
+		// TERRAFORM-SPECIFIC: the default is optional.
+		"lookup":          terraformLookupFunc,
+		"matchkeys":       terraformMatchkeysFunc, // TERRAFORM-SPECIFIC
 		"merge":           stdlib.MergeFunc,
+		"one":             terraformOneFunc, // TERRAFORM-SPECIFIC
 		"range":           stdlib.RangeFunc,
 		"reverse":         stdlib.ReverseListFunc, // lists, unlike cty's "reverse".
 		"setintersection": stdlib.SetIntersectionFunc,
@@ -76,6 +83,8 @@ func functions() map[string]function.Function {
 		"setunion":        stdlib.SetUnionFunc,
 		"slice":           stdlib.SliceFunc,
 		"sort":            stdlib.SortFunc,
+		"sum":             terraformSumFunc,       // TERRAFORM-SPECIFIC
+		"transpose":       terraformTransposeFunc, // TERRAFORM-SPECIFIC
 		"values":          stdlib.ValuesFunc,
 		"zipmap":          stdlib.ZipmapFunc,
 
@@ -85,15 +94,40 @@ func functions() map[string]function.Function {
 		"jsonencode": stdlib.JSONEncodeFunc,
 		"formatdate": stdlib.FormatDateFunc,
 		"timeadd":    stdlib.TimeAddFunc,
+		"yamldecode": ctyyaml.YAMLDecodeFunc,
+		"yamlencode": ctyyaml.YAMLEncodeFunc,
 
-		// Type conversions. The collection targets use a dynamic element
-		// type so that cty picks the element type by unification.
-		"tobool":   stdlib.MakeToFunc(cty.Bool),
-		"tolist":   stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"tomap":    stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-		"tonumber": stdlib.MakeToFunc(cty.Number),
-		"toset":    stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
-		"tostring": stdlib.MakeToFunc(cty.String),
+		// TERRAFORM-SPECIFIC encodings, hashes, dates and IP networks
+		// (terraform_funcs_{encoding,crypto,datetime,cidr}.go).
+		"base64decode":     terraformBase64DecodeFunc,
+		"base64encode":     terraformBase64EncodeFunc,
+		"base64gzip":       terraformBase64GzipFunc,
+		"textdecodebase64": terraformTextDecodeBase64Func,
+		"textencodebase64": terraformTextEncodeBase64Func,
+		"urlencode":        terraformURLEncodeFunc,
+		"base64sha256":     terraformBase64Sha256Func,
+		"base64sha512":     terraformBase64Sha512Func,
+		"md5":              terraformMd5Func,
+		"sha1":             terraformSha1Func,
+		"sha256":           terraformSha256Func,
+		"sha512":           terraformSha512Func,
+		"uuidv5":           terraformUUIDV5Func,
+		"timecmp":          terraformTimeCmpFunc,
+		"cidrhost":         terraformCidrHostFunc,
+		"cidrnetmask":      terraformCidrNetmaskFunc,
+		"cidrsubnet":       terraformCidrSubnetFunc,
+		"cidrsubnets":      terraformCidrSubnetsFunc,
+
+		// Type conversions, TERRAFORM-SPECIFIC: unlike cty's MakeToFunc,
+		// unknowns and nulls of unknown type get the requested type. The
+		// collection targets use a dynamic element type so that cty picks
+		// the element type by unification.
+		"tobool":   terraformToFunc(cty.Bool),
+		"tolist":   terraformToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":    terraformToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tonumber": terraformToFunc(cty.Number),
+		"toset":    terraformToFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring": terraformToFunc(cty.String),
 
 		// HCL's extension functions, which see their arguments' diagnostics.
 		"can": tryfunc.CanFunc,

@@ -7,7 +7,7 @@ use super::{last_char_span, start_range, text_span, Diags, Evaluated, Evaluator}
 use crate::ast::Expr;
 use crate::convert::convert;
 use crate::error::{Error, Span};
-use crate::functions::{self, CallError};
+use crate::functions::{self, CallError, ClosureOutcome};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -113,6 +113,23 @@ pub(super) fn function_call<'a>(
         return (Value::dynamic_unknown(), Diags::error(error));
     }
 
+    if function
+        .params
+        .iter()
+        .chain(&function.var_param)
+        .any(|p| p.expression_closure)
+    {
+        let outcomes: Vec<ClosureOutcome> =
+            args.iter().map(|arg| closure_outcome(ev, arg)).collect();
+        return match functions::call_closures(function, &outcomes, ev.version()) {
+            Ok(v) => (v, diags),
+            Err(e) => {
+                diags.push(call_error(name, function, &args, &e, span));
+                (Value::dynamic_unknown(), diags)
+            }
+        };
+    }
+
     let mut values = Vec::with_capacity(args.len());
     for (i, arg) in args.iter().enumerate() {
         let param = function
@@ -155,6 +172,32 @@ pub(super) fn function_call<'a>(
         Err(e) => {
             diags.push(call_error(name, function, &args, &e, span));
             (Value::dynamic_unknown(), diags)
+        }
+    }
+}
+
+/// Evaluates an argument that the function takes as an expression closure
+/// (`can`, `try`): its errors go to the function instead of the caller.
+fn closure_outcome<'a>(ev: &mut Evaluator<'a>, arg: &Arg<'a>) -> ClosureOutcome {
+    match arg {
+        Arg::Expanded(v, _) => ClosureOutcome {
+            result: Ok(v.clone()),
+            depends_on_unknowns: false,
+        },
+        Arg::Expr(e) => {
+            let depends_on_unknowns = functions::root_traversals(e).into_iter().any(|t| {
+                let (v, d) = ev.eval(t);
+                !d.has_errors() && !v.is_wholly_known()
+            });
+            let (v, d) = ev.eval(e);
+            let result = match d.0 {
+                Some(error) => Err(*error),
+                None => Ok(v),
+            };
+            ClosureOutcome {
+                result,
+                depends_on_unknowns,
+            }
         }
     }
 }
@@ -246,7 +289,7 @@ mod tests {
                     "ERR Invalid function argument @ 1:9:8-1:10:9",
                 ),
                 ("toset(sdup)", "OK set(string) set<string>[\"a\", \"b\"]"),
-                ("tostring(null)", "OK dynamic null(dynamic)"),
+                ("tostring(null)", "OK string null(string)"),
                 ("tolist(ul)", "OK list(dynamic) unknown(list(dynamic))"),
             ],
             HclVersion::V2_14,

@@ -1,10 +1,10 @@
 //! A first set of the built-in functions, under Terraform's names:
-//! `length` (Terraform's own), and cty's `upper`, `lower`, `max`, `min`,
-//! `concat` and `to*` conversion functions.
+//! `length` (Terraform's own), and cty's `upper`, `lower`, `max`, `min` and
+//! `concat`. The `to*` conversion functions are in `conversion`.
 
 use super::case_table::{ALT, CASE_RANGES};
 use super::{length_value, static_return_type, CallError, Function, Param};
-use crate::convert::{can_convert, convert};
+use crate::convert::convert;
 use crate::number::Number;
 use crate::types::Type;
 use crate::unify::unify_unsafe;
@@ -19,12 +19,6 @@ pub(super) fn functions() -> Vec<Function> {
         extremum("max", true),
         extremum("min", false),
         concat(),
-        to_function("tolist", Type::list(Type::Dynamic)),
-        to_function("toset", Type::set(Type::Dynamic)),
-        to_function("tomap", Type::map(Type::Dynamic)),
-        to_function("tostring", Type::String),
-        to_function("tonumber", Type::Number),
-        to_function("tobool", Type::Bool),
     ]
 }
 
@@ -168,57 +162,6 @@ fn concat() -> Function {
     }
 }
 
-/// `tolist`, `toset`, `tomap`, `tostring`, `tonumber` and `tobool`:
-/// mirrors cty's `stdlib.MakeToFunc`, an explicit conversion with messages about
-/// the requested type. Its parameter accepts nulls but neither unknowns nor
-/// values of unknown type, so those give unknown (or null) results of
-/// unknown type.
-fn to_function(name: &'static str, want: Type) -> Function {
-    let want_for_type = want.clone();
-    Function {
-        name,
-        params: vec![Param::new("v", Type::Dynamic).allow_null()],
-        var_param: None,
-        return_type: Box::new(move |args| {
-            let got = args[0].ty();
-            if got == want_for_type || can_convert(&got, &want_for_type) {
-                return Ok(want_for_type.clone());
-            }
-            Err(CallError::arg(
-                0,
-                format!(
-                    "cannot convert {} to {}",
-                    got.friendly_name(),
-                    constraint_name(&want_for_type)
-                ),
-            ))
-        }),
-        implementation: Box::new(move |args, ret| {
-            let value = &args[0];
-            convert(value, ret).map_err(|_| {
-                let what = match value {
-                    Value::String(s) => format!("{s:?}"),
-                    _ => "string".to_string(),
-                };
-                let message = match (value.ty(), &want) {
-                    (Type::String, Type::Bool) => format!(
-                        "cannot convert {what} to bool; only the strings \"true\" or \"false\" are allowed"
-                    ),
-                    (Type::String, Type::Number) => format!(
-                        "cannot convert {what} to number; given string must be a decimal representation of a number"
-                    ),
-                    (got, _) => format!(
-                        "cannot convert {} to {}",
-                        got.friendly_name(),
-                        constraint_name(&want)
-                    ),
-                };
-                CallError::arg(0, message)
-            })
-        }),
-    }
-}
-
 fn count(n: usize) -> Value {
     Value::number(Number::from_u64(n as u64))
 }
@@ -226,17 +169,6 @@ fn count(n: usize) -> Value {
 /// cty's `Strlen`: the number of extended grapheme clusters.
 fn grapheme_count(s: &str) -> usize {
     super::grapheme::count(s)
-}
-
-/// `cty.Type.FriendlyNameForConstraint` for the conversion targets used
-/// here: "any single type" stands for the dynamic element type.
-fn constraint_name(ty: &Type) -> String {
-    match ty {
-        Type::List(e) if **e == Type::Dynamic => "list of any single type".to_string(),
-        Type::Set(e) if **e == Type::Dynamic => "set of any single type".to_string(),
-        Type::Map(e) if **e == Type::Dynamic => "map of any single type".to_string(),
-        other => other.friendly_name(),
-    }
 }
 
 /// Go's `unicode.ToUpper` / `unicode.ToLower` for one character.

@@ -41,7 +41,7 @@ pub(super) enum Gcb {
 }
 
 /// The length of the longest token at the start of `p` (0 if none).
-fn token(p: &[Gcb]) -> usize {
+pub(super) fn token(p: &[Gcb]) -> usize {
     match p[0] {
         Gcb::Cr if p.get(1) == Some(&Gcb::Lf) => 2,
         Gcb::Control => 1,
@@ -132,7 +132,7 @@ fn run(p: &[Gcb], pred: impl Fn(Gcb) -> bool) -> usize {
     p.iter().take_while(|&&g| pred(g)).count()
 }
 
-fn property(c: char) -> Gcb {
+pub(super) fn property(c: char) -> Gcb {
     let cp = c as u32;
     if (0xAC00..=0xD7A3).contains(&cp) {
         return if (cp - 0xAC00) % 28 == 0 {

@@ -12,14 +12,26 @@
 //! caller (HCL's function call expression, or an operator) converts them.
 
 mod case_table;
+mod collection;
+mod conversion;
 mod core;
+mod crypto;
+mod datetime;
+mod encoding;
 mod grapheme;
+mod grapheme_split;
 mod grapheme_table;
+mod ipnet;
+mod numeric;
 pub(crate) mod operators;
+mod string;
 
 /// Grapheme clusters as go-textseg v13 counts them; the parser counts
 /// source columns with it, as `hcl.Pos` does.
 pub(crate) use grapheme::count as grapheme_count;
+
+pub use conversion::ClosureOutcome;
+pub(crate) use conversion::{call_closures, root_traversals};
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -38,6 +50,9 @@ pub struct Param {
     pub allow_null: bool,
     pub allow_unknown: bool,
     pub allow_dynamic_type: bool,
+    /// The argument is passed unevaluated, as an HCL expression closure
+    /// (`customdecode.ExpressionClosureType`); see [`ClosureOutcome`].
+    pub expression_closure: bool,
 }
 
 impl Param {
@@ -50,7 +65,13 @@ impl Param {
             allow_null: false,
             allow_unknown: false,
             allow_dynamic_type: false,
+            expression_closure: false,
         }
+    }
+
+    pub fn expression_closure(mut self) -> Param {
+        self.expression_closure = true;
+        self
     }
 
     pub fn allow_null(mut self) -> Param {
@@ -88,6 +109,13 @@ impl CallError {
 
     pub fn general(message: impl Into<String>) -> CallError {
         CallError::General(message.into())
+    }
+
+    /// A Go panic inside a cty function, which `function.Call` recovers
+    /// and reports as an ordinary error (`function.PanicError`, whose stack
+    /// trace is left out here).
+    pub fn panicked(what: impl fmt::Display) -> CallError {
+        CallError::General(format!("{PANIC_PREFIX}{what}"))
     }
 
     pub fn message(&self) -> &str {
@@ -194,7 +222,14 @@ impl Function {
                 return Ok(Value::Unknown(expected));
             }
         }
-        (self.implementation)(args, &expected)
+        let result = (self.implementation)(args, &expected)?;
+        // Mirrors the end of cty's function.Call: a result that does not
+        // conform to the type the type function predicted is a panic, which
+        // Call's deferred recover turns into an error.
+        if !result.ty().conforms_to(&expected) {
+            return Err(CallError::panicked(NONCONFORMING_RESULT));
+        }
+        Ok(result)
     }
 }
 
@@ -209,10 +244,25 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 }
 
 const NULL_ARGUMENT: &str = "argument must not be null";
+const PANIC_PREFIX: &str = "panic in function implementation: ";
+const NONCONFORMING_RESULT: &str = "returned value does not conform to expected return type";
 
 fn registry() -> &'static BTreeMap<&'static str, Function> {
     static REGISTRY: OnceLock<BTreeMap<&'static str, Function>> = OnceLock::new();
-    REGISTRY.get_or_init(|| core::functions().into_iter().map(|f| (f.name, f)).collect())
+    REGISTRY.get_or_init(|| {
+        core::functions()
+            .into_iter()
+            .chain(numeric::functions())
+            .chain(collection::functions())
+            .chain(conversion::functions())
+            .chain(string::functions())
+            .chain(crypto::functions())
+            .chain(datetime::functions())
+            .chain(encoding::functions())
+            .chain(ipnet::functions())
+            .map(|f| (f.name, f))
+            .collect()
+    })
 }
 
 /// The null and type checks `ReturnTypeForValues` applies to a positional

@@ -1,0 +1,941 @@
+//! `yamldecode` and `yamlencode`: go-cty-yaml's `YAMLDecodeFunc` and
+//! `YAMLEncodeFunc`. go-cty-yaml drives a Go port of libyaml; here the
+//! parser events come from a Rust port of libyaml, the mapping between
+//! events and cty values mirrors go-cty-yaml, and the emitter is a port of
+//! go-yaml's (see `emit`).
+
+use std::collections::{BTreeMap, HashMap};
+
+mod emit;
+
+use libyaml_safer::{Event, EventData, Mark, Parser, ScalarStyle};
+
+use super::base64;
+use crate::convert::convert;
+use crate::functions::datetime::gotime::{self, Std};
+use crate::functions::{static_return_type, CallError, Function, Param};
+use crate::number::Number;
+use crate::types::Type;
+use crate::value::{go_quote, Value, MAX_VALUE_DEPTH};
+
+/// `yamldecode(src)`: the value of a single YAML document.
+/// Mirrors go-cty-yaml's `YAMLDecodeFunc`.
+pub(super) fn decode_function() -> Function {
+    Function {
+        name: "yamldecode",
+        params: vec![Param::new("src", Type::String)],
+        var_param: None,
+        return_type: Box::new(|args| match &args[0] {
+            Value::String(s) => {
+                let events = parse_events(s);
+                let mut d = Decoder::new(&events);
+                d.document(|d| d.implied_type(0))
+                    .map_err(CallError::general)
+            }
+            _ => Ok(Type::Dynamic),
+        }),
+        implementation: Box::new(|args, ret| {
+            let Value::String(s) = &args[0] else {
+                return Ok(Value::Unknown(ret.clone()));
+            };
+            if *ret == Type::Dynamic {
+                return Ok(Value::dynamic_unknown());
+            }
+            let events = parse_events(s);
+            let mut d = Decoder::new(&events);
+            let value = d.document(|d| d.value(0)).map_err(CallError::general)?;
+            convert(&value, ret).map_err(|e| CallError::general(e.message))
+        }),
+    }
+}
+
+/// `yamlencode(value)`: block-style YAML with every string double-quoted
+/// (or a literal block when it has a line break).
+/// Mirrors go-cty-yaml's `YAMLEncodeFunc`.
+pub(super) fn encode_function() -> Function {
+    Function {
+        name: "yamlencode",
+        params: vec![Param::new("value", Type::Dynamic)
+            .allow_null()
+            .allow_dynamic_type()],
+        var_param: None,
+        return_type: static_return_type(Type::String),
+        implementation: Box::new(|args, _| {
+            if !args[0].is_wholly_known() {
+                return Ok(Value::Unknown(Type::String));
+            }
+            emit::emit(&args[0])
+                .map(Value::string)
+                .map_err(CallError::general)
+        }),
+    }
+}
+
+const STR_TAG: &str = "tag:yaml.org,2002:str";
+const BOOL_TAG: &str = "tag:yaml.org,2002:bool";
+const INT_TAG: &str = "tag:yaml.org,2002:int";
+const FLOAT_TAG: &str = "tag:yaml.org,2002:float";
+const NULL_TAG: &str = "tag:yaml.org,2002:null";
+const TIMESTAMP_TAG: &str = "tag:yaml.org,2002:timestamp";
+const BINARY_TAG: &str = "tag:yaml.org,2002:binary";
+const SEQ_TAG: &str = "tag:yaml.org,2002:seq";
+const MAP_TAG: &str = "tag:yaml.org,2002:map";
+
+const TOO_DEEP: &str = "YAML value is nested too deeply";
+const TOO_BIG: &str = "YAML aliases expand to too large a value";
+
+/// The most values (or types) alias expansion may copy, so that a few
+/// nested aliases cannot make an exponentially large result.
+const MAX_ALIAS_COPIES: usize = 1_000_000;
+
+/// The parser's events up to the first error, which ends the list.
+fn parse_events(src: &str) -> Vec<Result<Event, String>> {
+    // go-cty-yaml parses an empty document as a single line break.
+    let src = if src.is_empty() { "\n" } else { src };
+    // The Rust port of libyaml panics on a block scalar whose last line
+    // ends the input without a line break (libyaml reads its terminating
+    // NUL there), so the input always gets a final break; see
+    // `final_break_extra` for what that changes and how it is undone.
+    let needs_break = !src.ends_with(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']);
+    let mut text = src.to_string();
+    if needs_break {
+        text.push('\n');
+    }
+    let mut input = text.as_bytes();
+    let mut parser = Parser::new();
+    parser.set_input_string(&mut input);
+    let mut events = Vec::new();
+    loop {
+        match parser.parse() {
+            Ok(mut e) => {
+                let end = matches!(e.data, EventData::StreamEnd);
+                if needs_break && e.end_mark.index >= src.len() as u64 {
+                    if let EventData::Scalar {
+                        value,
+                        style: ScalarStyle::Literal | ScalarStyle::Folded,
+                        ..
+                    } = &mut e.data
+                    {
+                        if value.ends_with('\n') && final_break_extra(src, &text) {
+                            value.pop();
+                        }
+                    }
+                }
+                if needs_break {
+                    e.start_mark = clamp_mark(e.start_mark, src);
+                    e.end_mark = clamp_mark(e.end_mark, src);
+                }
+                events.push(Ok(e));
+                if end {
+                    return events;
+                }
+            }
+            Err(e) => {
+                let clamp = |m: Mark| if needs_break { clamp_mark(m, src) } else { m };
+                events.push(Err(parser_error(&e, clamp)));
+                return events;
+            }
+        }
+    }
+}
+
+/// Whether the line break appended to `src` (giving `text`) added one to
+/// the value of the block scalar that reaches the end of `src`. When the
+/// last line has content, the break ends that line, which the scalar keeps
+/// unless it strips its final breaks. When the last line is only spaces,
+/// it becomes an empty line, which only a keeping scalar adds; that it is
+/// not content (not indented past the scalar's indentation) is assumed.
+fn final_break_extra(src: &str, text: &str) -> bool {
+    let last_line = src
+        .rsplit(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
+        .next();
+    let content = last_line.is_some_and(|l| l.chars().any(|c| c != ' '));
+    let mut input = text.as_bytes();
+    let mut scanner = libyaml_safer::Scanner::new();
+    scanner.set_input_string(&mut input);
+    let mut header = None;
+    for token in scanner.by_ref() {
+        let Ok(token) = token else { break };
+        if let libyaml_safer::TokenData::Scalar {
+            style: ScalarStyle::Literal | ScalarStyle::Folded,
+            ..
+        } = token.data
+        {
+            if token.end_mark.index >= src.len() as u64 {
+                header = src.get(token.start_mark.index as usize..);
+            }
+        }
+    }
+    let Some(header) = header else { return false };
+    let indicators: String = header.chars().skip(1).take(2).collect();
+    if indicators.contains('-') {
+        false
+    } else if indicators.contains('+') {
+        true
+    } else {
+        content
+    }
+}
+
+/// A mark in the input with the appended line break, as a mark in `src`:
+/// positions past the end of `src` are its end.
+fn clamp_mark(m: Mark, src: &str) -> Mark {
+    if m.index < src.len() as u64 {
+        return m;
+    }
+    let mut end = m;
+    end.index = src.len() as u64;
+    end.line = 0;
+    end.column = 0;
+    let mut chars = src.chars().peekable();
+    while let Some(c) = chars.next() {
+        let crlf = c == '\r' && chars.peek() == Some(&'\n');
+        if crlf {
+            chars.next();
+        }
+        if matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            end.line += 1;
+            end.column = 0;
+        } else {
+            end.column += 1;
+        }
+    }
+    end
+}
+
+/// Mirrors go-cty-yaml's `parserError`: the problem, with the position when
+/// it is past the first line.
+fn parser_error(e: &libyaml_safer::Error, clamp: impl Fn(Mark) -> Mark) -> String {
+    let problem = e.problem();
+    let problem = if problem.is_empty() {
+        "invalid YAML syntax"
+    } else {
+        problem
+    };
+    match (e.problem_mark().map(&clamp), e.context_mark().map(&clamp)) {
+        (Some(m), _) if m.line != 0 => {
+            let (line, column) = if e.kind() == libyaml_safer::ErrorKind::Scanner {
+                (m.line + 1, 0)
+            } else {
+                (m.line, m.column)
+            };
+            format!("on line {line}, column {}: {problem}", column + 1)
+        }
+        (_, Some(m)) if m.line != 0 => {
+            format!("on line {}, column {}: {problem}", m.line, m.column + 1)
+        }
+        _ => problem.to_string(),
+    }
+}
+
+/// Mirrors go-cty-yaml's `parseEventErrorWrap`.
+fn event_error(event: &Event, cause: impl Into<String>) -> String {
+    let cause = cause.into();
+    let m = event.start_mark;
+    if m.line == 0 {
+        return cause;
+    }
+    format!("on line {}, column {}: {cause}", m.line, m.column + 1)
+}
+
+fn event_name(data: &EventData) -> &'static str {
+    match data {
+        EventData::StreamStart { .. } => "stream start",
+        EventData::StreamEnd => "stream end",
+        EventData::DocumentStart { .. } => "document start",
+        EventData::DocumentEnd { .. } => "document end",
+        EventData::Alias { .. } => "alias",
+        EventData::Scalar { .. } => "scalar",
+        EventData::SequenceStart { .. } => "sequence start",
+        EventData::SequenceEnd => "sequence end",
+        EventData::MappingStart { .. } => "mapping start",
+        EventData::MappingEnd => "mapping end",
+    }
+}
+
+/// Walks the events twice, as go-cty-yaml does: once for the implied type
+/// and once for the value.
+struct Decoder<'a> {
+    events: &'a [Result<Event, String>],
+    pos: usize,
+    /// Anchors whose definitions are still open, with their nesting counts.
+    pending: HashMap<String, usize>,
+    anchor_types: HashMap<String, Type>,
+    anchor_values: HashMap<String, Value>,
+    copies: usize,
+}
+
+/// A scalar resolved by go-cty-yaml's `resolveScalar`: a value, or the
+/// merge key `<<`.
+enum Resolved {
+    Value(Value),
+    Merge,
+}
+
+impl<'a> Decoder<'a> {
+    fn new(events: &'a [Result<Event, String>]) -> Decoder<'a> {
+        Decoder {
+            events,
+            pos: 0,
+            pending: HashMap::new(),
+            anchor_types: HashMap::new(),
+            anchor_values: HashMap::new(),
+            copies: 0,
+        }
+    }
+
+    fn next(&mut self) -> Result<&'a Event, String> {
+        let e = self
+            .events
+            .get(self.pos)
+            .ok_or_else(|| "unexpected end of YAML events".to_string())?;
+        self.pos += 1;
+        e.as_ref().map_err(Clone::clone)
+    }
+
+    /// The stream and document framing around one value.
+    /// Mirrors go-cty-yaml's `impliedType` / `unmarshal`.
+    fn document<T>(
+        &mut self,
+        body: impl FnOnce(&mut Self) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let e = self.next()?;
+        if !matches!(e.data, EventData::StreamStart { .. }) {
+            return Err(event_error(e, "missing stream start token"));
+        }
+        let e = self.next()?;
+        if !matches!(e.data, EventData::DocumentStart { .. }) {
+            return Err(event_error(e, "missing start of document"));
+        }
+        let result = body(self)?;
+        let e = self.next()?;
+        match e.data {
+            EventData::DocumentStart { .. } => {
+                return Err(event_error(e, "only a single document is allowed"))
+            }
+            EventData::DocumentEnd { .. } => {}
+            ref other => {
+                return Err(event_error(
+                    e,
+                    format!(
+                        "unexpected extra content ({}) after value",
+                        event_name(other)
+                    ),
+                ))
+            }
+        }
+        let e = self.next()?;
+        if !matches!(e.data, EventData::StreamEnd) {
+            return Err(event_error(e, "unexpected extra content after value"));
+        }
+        Ok(result)
+    }
+
+    fn begin_anchor(&mut self, anchor: &Option<String>) {
+        if let Some(name) = anchor {
+            *self.pending.entry(name.clone()).or_default() += 1;
+        }
+    }
+
+    fn end_anchor(&mut self, anchor: &Option<String>) {
+        if let Some(name) = anchor {
+            if let Some(n) = self.pending.get_mut(name) {
+                *n -= 1;
+                if *n == 0 {
+                    self.pending.remove(name);
+                }
+            }
+        }
+    }
+
+    fn alias_target(&self, name: &str) -> Result<(), String> {
+        if self.pending.contains_key(name) {
+            return Err(format!(
+                "cannot refer to anchor {} from inside its own definition",
+                go_quote(name)
+            ));
+        }
+        Ok(())
+    }
+
+    fn undefined_anchor(name: &str) -> String {
+        format!("reference to undefined anchor {}", go_quote(name))
+    }
+
+    fn charge(&mut self, size: usize) -> Result<(), String> {
+        self.copies = self.copies.saturating_add(size);
+        if self.copies > MAX_ALIAS_COPIES {
+            return Err(TOO_BIG.to_string());
+        }
+        Ok(())
+    }
+
+    /// The next node's implied type. Mirrors go-cty-yaml's
+    /// `impliedTypeParseRemainder` and the functions it calls.
+    fn implied_type(&mut self, depth: usize) -> Result<Type, String> {
+        if depth > MAX_VALUE_DEPTH {
+            return Err(TOO_DEEP.to_string());
+        }
+        let e = self.next()?;
+        match &e.data {
+            EventData::Scalar {
+                anchor,
+                tag,
+                value,
+                plain_implicit,
+                style,
+                ..
+            } => {
+                self.begin_anchor(anchor);
+                let ty = if tag.is_none() && !plain_implicit {
+                    Type::String
+                } else {
+                    match resolve_scalar(tag.as_deref(), value, *style) {
+                        Ok(Resolved::Merge) => Type::String,
+                        Ok(Resolved::Value(v)) => v.ty(),
+                        Err(err) => return Err(event_error(e, err)),
+                    }
+                };
+                if let Some(name) = anchor {
+                    self.end_anchor(anchor);
+                    self.anchor_types.insert(name.clone(), ty.clone());
+                }
+                Ok(ty)
+            }
+            EventData::Alias { anchor } => {
+                self.alias_target(anchor)
+                    .map_err(|err| event_error(e, err))?;
+                let ty = self
+                    .anchor_types
+                    .get(anchor)
+                    .cloned()
+                    .ok_or_else(|| event_error(e, Self::undefined_anchor(anchor)))?;
+                self.charge(type_size(&ty))?;
+                Ok(ty)
+            }
+            EventData::MappingStart { anchor, tag, .. } => {
+                check_tag(e, tag, MAP_TAG, "mapping")?;
+                self.begin_anchor(anchor);
+                let mut attrs = BTreeMap::new();
+                loop {
+                    let key = self.next()?;
+                    let (ktag, kvalue, kstyle) = match &key.data {
+                        EventData::MappingEnd => break,
+                        EventData::Scalar {
+                            tag, value, style, ..
+                        } => (tag, value, style),
+                        _ => {
+                            return Err(event_error(
+                                key,
+                                "only strings are allowed as mapping keys",
+                            ))
+                        }
+                    };
+                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle)? {
+                        Resolved::Merge => {
+                            let ty = self.implied_type(depth + 1)?;
+                            let Type::Object(merged) = ty else {
+                                return Err(event_error(
+                                    key,
+                                    format!("cannot merge {} into mapping", ty.friendly_name()),
+                                ));
+                            };
+                            attrs.extend(merged);
+                            continue;
+                        }
+                        Resolved::Value(v) => key_string(key, &v)?,
+                    };
+                    let ty = self.implied_type(depth + 1)?;
+                    attrs.insert(name, ty);
+                }
+                let ty = Type::Object(attrs);
+                if let Some(name) = anchor {
+                    self.end_anchor(anchor);
+                    self.anchor_types.insert(name.clone(), ty.clone());
+                }
+                Ok(ty)
+            }
+            EventData::SequenceStart { anchor, tag, .. } => {
+                check_tag(e, tag, SEQ_TAG, "sequence")?;
+                self.begin_anchor(anchor);
+                let mut elems = Vec::new();
+                while !self.at_sequence_end()? {
+                    elems.push(self.implied_type(depth + 1)?);
+                }
+                let ty = Type::Tuple(elems);
+                if let Some(name) = anchor {
+                    self.end_anchor(anchor);
+                    self.anchor_types.insert(name.clone(), ty.clone());
+                }
+                Ok(ty)
+            }
+            other => Err(unexpected_event(e, other)),
+        }
+    }
+
+    /// Consumes a sequence end event if it is next.
+    fn at_sequence_end(&mut self) -> Result<bool, String> {
+        match self.events.get(self.pos) {
+            Some(Ok(e)) if matches!(e.data, EventData::SequenceEnd) => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(Err(err)) => Err(err.clone()),
+            _ => Ok(false),
+        }
+    }
+
+    /// The next node's value. Mirrors go-cty-yaml's
+    /// `unmarshalParseRemainder` and the functions it calls.
+    fn value(&mut self, depth: usize) -> Result<Value, String> {
+        if depth > MAX_VALUE_DEPTH {
+            return Err(TOO_DEEP.to_string());
+        }
+        let e = self.next()?;
+        match &e.data {
+            EventData::Scalar {
+                anchor,
+                tag,
+                value,
+                style,
+                ..
+            } => {
+                self.begin_anchor(anchor);
+                let v = match resolve_scalar(tag.as_deref(), value, *style) {
+                    Ok(Resolved::Merge) => Value::string("<<"),
+                    Ok(Resolved::Value(v)) => v,
+                    Err(err) => return Err(event_error(e, err)),
+                };
+                if let Some(name) = anchor {
+                    self.end_anchor(anchor);
+                    self.anchor_values.insert(name.clone(), v.clone());
+                }
+                Ok(v)
+            }
+            EventData::Alias { anchor } => {
+                self.alias_target(anchor)
+                    .map_err(|err| event_error(e, err))?;
+                let v = self
+                    .anchor_values
+                    .get(anchor)
+                    .cloned()
+                    .ok_or_else(|| event_error(e, Self::undefined_anchor(anchor)))?;
+                self.charge(value_size(&v))?;
+                Ok(v)
+            }
+            EventData::MappingStart { anchor, tag, .. } => {
+                check_tag(e, tag, MAP_TAG, "mapping")?;
+                self.begin_anchor(anchor);
+                let mut attrs = BTreeMap::new();
+                loop {
+                    let key = self.next()?;
+                    let (ktag, kvalue, kstyle) = match &key.data {
+                        EventData::MappingEnd => break,
+                        EventData::Scalar {
+                            tag, value, style, ..
+                        } => (tag, value, style),
+                        _ => {
+                            return Err(event_error(
+                                key,
+                                "only strings are allowed as mapping keys",
+                            ))
+                        }
+                    };
+                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle)? {
+                        Resolved::Merge => {
+                            let v = self.value(depth + 1)?;
+                            match v {
+                                Value::Object(items) | Value::Map { items, .. } => {
+                                    attrs.extend(items);
+                                }
+                                other => {
+                                    return Err(event_error(
+                                        key,
+                                        format!(
+                                            "cannot merge {} into mapping",
+                                            other.ty().friendly_name()
+                                        ),
+                                    ))
+                                }
+                            }
+                            continue;
+                        }
+                        Resolved::Value(v) => key_string(key, &v)?,
+                    };
+                    let v = self.value(depth + 1)?;
+                    attrs.insert(name, v);
+                }
+                let v = Value::object(attrs);
+                if let Some(name) = anchor {
+                    self.end_anchor(anchor);
+                    self.anchor_values.insert(name.clone(), v.clone());
+                }
+                Ok(v)
+            }
+            EventData::SequenceStart { anchor, tag, .. } => {
+                check_tag(e, tag, SEQ_TAG, "sequence")?;
+                self.begin_anchor(anchor);
+                let mut items = Vec::new();
+                while !self.at_sequence_end()? {
+                    items.push(self.value(depth + 1)?);
+                }
+                let v = Value::tuple(items);
+                if let Some(name) = anchor {
+                    self.end_anchor(anchor);
+                    self.anchor_values.insert(name.clone(), v.clone());
+                }
+                Ok(v)
+            }
+            other => Err(unexpected_event(e, other)),
+        }
+    }
+}
+
+fn unexpected_event(e: &Event, data: &EventData) -> String {
+    match data {
+        EventData::DocumentStart { .. } => event_error(e, "only a single document is allowed"),
+        EventData::StreamEnd => event_error(e, "expecting value but found end of stream"),
+        other => event_error(e, format!("unexpected parser event {}", event_name(other))),
+    }
+}
+
+fn check_tag(e: &Event, tag: &Option<String>, allowed: &str, what: &str) -> Result<(), String> {
+    match tag.as_deref() {
+        None => Ok(()),
+        Some(t) if t == allowed => Ok(()),
+        Some(t) => Err(event_error(e, format!("can't interpret {what} as {t}"))),
+    }
+}
+
+/// A mapping key's string. Mirrors the key checks of go-cty-yaml's
+/// `impliedTypeMapping` / `unmarshalMapping`.
+fn key_string(key: &Event, v: &Value) -> Result<String, String> {
+    let only_strings = || event_error(key, "only strings are allowed as mapping keys");
+    let s = convert(v, &Type::String).map_err(|_| only_strings())?;
+    match s {
+        Value::String(s) => Ok(s),
+        Value::Null(_) => Err(event_error(key, "mapping key cannot be null")),
+        _ => Err(only_strings()),
+    }
+}
+
+fn type_size(ty: &Type) -> usize {
+    match ty {
+        Type::Tuple(elems) => 1 + elems.iter().map(type_size).sum::<usize>(),
+        Type::Object(attrs) => 1 + attrs.values().map(type_size).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+fn value_size(v: &Value) -> usize {
+    1 + v
+        .element_values()
+        .into_iter()
+        .map(value_size)
+        .sum::<usize>()
+}
+
+/// The first-byte hint of go-cty-yaml's `resolveTable`.
+fn hint(src: &str) -> Option<u8> {
+    match src.as_bytes().first() {
+        None => Some(b'N'),
+        Some(b'+' | b'-') => Some(b'S'),
+        Some(b'0'..=b'9') => Some(b'D'),
+        Some(b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~') => {
+            Some(b'M')
+        }
+        Some(b'.') => Some(b'.'),
+        _ => None,
+    }
+}
+
+/// go-cty-yaml's `resolveMap`: the words YAML 1.1 gives meaning to.
+fn resolve_word(src: &str) -> Option<(Value, &'static str)> {
+    Some(match src {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            (Value::Bool(true), BOOL_TAG)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            (Value::Bool(false), BOOL_TAG)
+        }
+        "" | "~" | "null" | "Null" | "NULL" => (Value::Null(Type::Dynamic), NULL_TAG),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            (Value::number(Number::infinity(false)), FLOAT_TAG)
+        }
+        "-.inf" | "-.Inf" | "-.INF" => (Value::number(Number::infinity(true)), FLOAT_TAG),
+        _ => return None,
+    })
+}
+
+/// Mirrors go-cty-yaml's `resolveScalar`.
+fn resolve_scalar(tag: Option<&str>, src: &str, style: ScalarStyle) -> Result<Resolved, String> {
+    let mut tag = tag.unwrap_or("");
+    let resolvable = matches!(
+        tag,
+        "" | STR_TAG | BOOL_TAG | INT_TAG | FLOAT_TAG | NULL_TAG | TIMESTAMP_TAG | BINARY_TAG
+    );
+    if !resolvable {
+        return Err(format!("unsupported tag {}", go_quote(tag)));
+    }
+    let cannot_parse = |tag: &str| format!("cannot parse {} as {tag}", go_quote(src));
+    if let Some(h) = hint(src) {
+        if tag != STR_TAG && tag != BINARY_TAG {
+            if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
+                return Ok(Resolved::Value(Value::string(src)));
+            }
+            if let Some((v, _)) = resolve_word(src) {
+                return Ok(Resolved::Value(v));
+            }
+            if tag.is_empty() && matches!(src, ".nan" | ".NaN" | ".NAN") {
+                return Err("floating point NaN is not supported".to_string());
+            }
+            match h {
+                b'.' => {
+                    if let Some(n) = Number::parse(src) {
+                        return Ok(Resolved::Value(Value::number(n)));
+                    }
+                }
+                b'D' | b'S' => {
+                    if tag.is_empty() || tag == TIMESTAMP_TAG {
+                        if let Some(t) = parse_timestamp(src) {
+                            return Ok(Resolved::Value(Value::string(t)));
+                        }
+                    }
+                    if is_integer_literal(src) {
+                        tag = INT_TAG;
+                    } else if is_float_literal(src) {
+                        tag = FLOAT_TAG;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if tag.is_empty() && src == "<<" {
+        return Ok(Resolved::Merge);
+    }
+    let v = match tag {
+        STR_TAG | BINARY_TAG => {
+            if tag == BINARY_TAG && base64::decode(src.as_bytes()).is_err() {
+                return Err(format!("{}: not valid base64", cannot_parse(tag)));
+            }
+            Value::string(src)
+        }
+        BOOL_TAG => match resolve_word(src) {
+            Some((v, BOOL_TAG)) => v,
+            _ => return Err(cannot_parse(tag)),
+        },
+        FLOAT_TAG | INT_TAG => {
+            let plain = src.replace('_', "");
+            if let Some(n) = Number::parse(&plain) {
+                Value::number(n)
+            } else if let Some(i) = go_parse_int(&plain, true).and_then(|i| i64::try_from(i).ok()) {
+                Value::number(Number::from_i64(i))
+            } else if let Some(u) = go_parse_int(&plain, false).and_then(|i| u64::try_from(i).ok())
+            {
+                Value::number(Number::from_u64(u))
+            } else {
+                return Err(cannot_parse(tag));
+            }
+        }
+        TIMESTAMP_TAG => match parse_timestamp(src) {
+            Some(t) => Value::string(t),
+            None => return Err(cannot_parse(tag)),
+        },
+        NULL_TAG => Value::Null(Type::Dynamic),
+        _ => Value::string(src),
+    };
+    Ok(Resolved::Value(v))
+}
+
+/// go-cty-yaml's `integerLiteralRegexp`:
+/// `\A[-+]?(|0o[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)\z`.
+fn is_integer_literal(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let all = |body: &str, ok: fn(char) -> bool| !body.is_empty() && body.chars().all(ok);
+    s.is_empty()
+        || s.strip_prefix("0o")
+            .is_some_and(|b| all(b, |c| matches!(c, '0'..='7' | '_')))
+        || all(s, |c| c.is_ascii_digit() || c == '_')
+        || s.strip_prefix("0x")
+            .is_some_and(|b| all(b, |c| c.is_ascii_hexdigit() || c == '_'))
+}
+
+/// go-cty-yaml's `floatLiteralRegexp`:
+/// `\A[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\z`.
+fn is_float_literal(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)` (`signed`) or `ParseUint(s, 0, 64)`
+/// on a string without underscores: a `0x`, `0o`, `0b` or `0` (octal)
+/// prefix picks the base. The caller checks the range.
+fn go_parse_int(s: &str, signed: bool) -> Option<i128> {
+    let (neg, body) = match s.as_bytes().first() {
+        Some(b'-') if signed => (true, &s[1..]),
+        Some(b'+') if signed => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = body.to_ascii_lowercase();
+    let (radix, digits) = if let Some(d) = lower.strip_prefix("0x") {
+        (16, d)
+    } else if let Some(d) = lower.strip_prefix("0o") {
+        (8, d)
+    } else if let Some(d) = lower.strip_prefix("0b") {
+        (2, d)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, &lower[1..])
+    } else {
+        (10, lower.as_str())
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let v = u128::from_str_radix(digits, radix).ok()?;
+    let v = i128::try_from(v).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// The timestamp layouts go-cty-yaml tries, in order.
+const TIMESTAMP_LAYOUTS: [&gotime::Layout; 4] = [
+    &[
+        ("", Std::LongYear),
+        ("-", Std::NumMonth),
+        ("-", Std::Day),
+        ("T", Std::Hour),
+        (":", Std::Minute),
+        (":", Std::Second),
+        ("", Std::FracSecond9),
+        ("", Std::IsoColonTz),
+        ("", Std::End),
+    ],
+    &[
+        ("", Std::LongYear),
+        ("-", Std::NumMonth),
+        ("-", Std::Day),
+        ("t", Std::Hour),
+        (":", Std::Minute),
+        (":", Std::Second),
+        ("", Std::FracSecond9),
+        ("", Std::IsoColonTz),
+        ("", Std::End),
+    ],
+    &[
+        ("", Std::LongYear),
+        ("-", Std::NumMonth),
+        ("-", Std::Day),
+        (" ", Std::Hour),
+        (":", Std::Minute),
+        (":", Std::Second),
+        ("", Std::FracSecond9),
+        ("", Std::End),
+    ],
+    &[
+        ("", Std::LongYear),
+        ("-", Std::NumMonth),
+        ("-", Std::Day),
+        ("", Std::End),
+    ],
+];
+
+/// Mirrors go-cty-yaml's `parseTimestamp`, giving the RFC 3339 text cty
+/// uses for it.
+fn parse_timestamp(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits != 4 || b.get(4) != Some(&b'-') {
+        return None;
+    }
+    TIMESTAMP_LAYOUTS
+        .iter()
+        .find_map(|layout| gotime::parse(layout, s).ok())
+        .map(|t| t.format_rfc3339())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode_function, encode_function};
+    use crate::value::Value;
+
+    fn decode(src: &str) -> String {
+        match decode_function().call(&[Value::string(src)]) {
+            Ok(v) => crate::eval::test_support::value(&v),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    fn encode(v: Value) -> String {
+        match encode_function().call(&[v]) {
+            Ok(Value::String(s)) => s,
+            other => format!("{other:?}"),
+        }
+    }
+
+    // Expected values checked against the Go oracle (go-cty-yaml).
+    #[test]
+    fn decodes_like_go_cty_yaml() {
+        let rows = [
+            (
+                "a: 1\nb: [true, ~, 'x']\n",
+                "object{\"a\": 1, \"b\": tuple[true, null(dynamic), \"x\"]}",
+            ),
+            ("0x1F", "31"),
+            ("2001-12-14 21:59:43.10", "\"2001-12-14T21:59:43Z\""),
+            ("|-\n  1.0\n", "\"1\""),
+            ("a: &x 1\nb: *x\n", "object{\"a\": 1, \"b\": 1}"),
+            (
+                "base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n",
+                "object{\"base\": object{\"x\": 1}, \"d\": object{\"true\": 2, \"x\": 1}}",
+            ),
+            ("", "error: on line 1, column 1: missing start of document"),
+            ("+", "error: cannot parse \"+\" as tag:yaml.org,2002:int"),
+            (".nan", "error: floating point NaN is not supported"),
+        ];
+        for (src, want) in rows {
+            assert_eq!(decode(src), want, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn encodes_like_go_cty_yaml() {
+        let mut attrs = std::collections::BTreeMap::new();
+        attrs.insert("a".to_string(), Value::int(1));
+        attrs.insert("b".to_string(), Value::string("x\ny"));
+        assert_eq!(
+            encode(Value::object(attrs)),
+            "\"a\": 1\n\"b\": |-\n  x\n  y\n"
+        );
+    }
+}
