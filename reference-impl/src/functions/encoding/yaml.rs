@@ -121,17 +121,23 @@ fn parse_events(src: &str) -> Vec<Result<Event, String>> {
                         }
                     }
                 }
-                if needs_break {
-                    e.start_mark = clamp_mark(e.start_mark, src);
-                    e.end_mark = clamp_mark(e.end_mark, src);
-                }
                 events.push(Ok(e));
                 if end {
                     return events;
                 }
             }
             Err(e) => {
-                let clamp = |m: Mark| if needs_break { clamp_mark(m, src) } else { m };
+                // A token cut off by the end of the input is reported where
+                // the input ends, not past the appended break.
+                let scanner = e.kind() == libyaml_safer::ErrorKind::Scanner
+                    && e.problem() == "found unexpected end of stream";
+                let clamp = |m: Mark| {
+                    if needs_break && scanner {
+                        clamp_mark(m, src)
+                    } else {
+                        m
+                    }
+                };
                 events.push(Err(parser_error(&e, clamp)));
                 return events;
             }

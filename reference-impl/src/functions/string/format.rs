@@ -1,6 +1,10 @@
 //! cty's `format` and `formatlist`: a printf-like verb scanner of cty's
 //! own, which prints strings, bools and JSON itself and numbers through Go's
 //! `fmt` with `*big.Float` / `*big.Int` arguments.
+//!
+//! Known differences: padding beyond [`MAX_PAD`] characters and numbers
+//! whose digits would exceed the number formatter's limit are refused with
+//! an error, where Go would try to build the string.
 
 use std::fmt::Write as _;
 

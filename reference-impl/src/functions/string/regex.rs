@@ -4,6 +4,11 @@
 //! are accepted, with Go's error texts) and matched by `regex-automata`
 //! with leftmost-first semantics, searching and iterating the way Go's
 //! `regexp` does.
+//!
+//! Known differences: a pattern Go accepts but whose automaton would take
+//! more than [`NFA_SIZE_LIMIT`] is refused, and Go's size and nesting
+//! limits are measured on a tree Go would have simplified a little more,
+//! so patterns right at those limits may be judged differently.
 
 mod parse;
 mod unicode_tables;
