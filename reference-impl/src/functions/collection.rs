@@ -29,7 +29,6 @@ const NOT_AN_INT: &str =
     "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
 
 /// How cty reports a panic it recovered inside a function implementation.
-const PANIC_PREFIX: &str = "panic in function implementation: ";
 
 const COALESCE_TYPES: &str = "all arguments must have the same type";
 const COALESCE_NONE: &str = "no non-null, non-empty-string arguments";
@@ -204,7 +203,7 @@ fn list_val(items: Vec<Value>, empty_elem: &Type) -> Result<Value, CallError> {
 /// An error as `Function.Call` reports a recovered panic (without the Go
 /// stack trace that follows the message).
 fn panicked(message: &str) -> CallError {
-    CallError::general(format!("{PANIC_PREFIX}{message}"))
+    CallError::panicked(message)
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub(super) fn functions() -> Vec<Function> {
 
 /// The message cty's function layer gives a recovered `big.ErrNaN` panic
 /// from `cty.NumberFloatVal` (without the stack trace cty appends).
-pub(crate) const NAN_PANIC: &str = "panic in function implementation: Float.SetFloat64(NaN)";
+pub(crate) const NAN_PANIC: &str = "Float.SetFloat64(NaN)";
 
 const BASE_RANGE: &str = "base must be a whole number between 2 and 62 inclusive";
 
@@ -75,7 +75,7 @@ fn math(
             move |args, _| match op(number(&args[0]), number(&args[1])) {
                 Ok(n) => Ok(Value::number(n)),
                 Err(MathFnError::OutOfRange(_)) => Err(CallError::general(float64_range())),
-                Err(MathFnError::NotANumber) => Err(CallError::general(NAN_PANIC)),
+                Err(MathFnError::NotANumber) => Err(CallError::panicked(NAN_PANIC)),
             },
         ),
     }

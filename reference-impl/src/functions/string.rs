@@ -44,7 +44,7 @@ pub(super) fn functions() -> Vec<Function> {
 /// implementation refuses beyond it.
 pub(crate) const MAX_PAD: usize = 1 << 24;
 
-const NEGATIVE_REPEAT: &str = "panic in function implementation: strings: negative Repeat count";
+const NEGATIVE_REPEAT: &str = "strings: negative Repeat count";
 const PAD_TOO_LONG: &str = "the requested padding is too long";
 const NO_LISTS: &str = "at least one list is required";
 
@@ -336,7 +336,7 @@ fn go_replace_all(s: &str, old: &str, new: &str) -> String {
 /// a negative count; huge ones are refused here.
 fn padding(n: i64, pad: char) -> Result<String, CallError> {
     if n < 0 {
-        return Err(CallError::general(NEGATIVE_REPEAT));
+        return Err(CallError::panicked(NEGATIVE_REPEAT));
     }
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     if n > MAX_PAD {

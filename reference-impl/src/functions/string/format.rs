@@ -295,8 +295,8 @@ fn append_verb(verb: &mut Verb<'_>, out: &mut String, args: &[Value]) -> Result<
     }
     let Ok(index) = usize::try_from(index) else {
         // A wrapped index: Go's slice access panics.
-        return Err(CallError::general(format!(
-            "panic in function implementation: runtime error: index out of range [{index}]"
+        return Err(CallError::panicked(format!(
+            "runtime error: index out of range [{index}]"
         )));
     };
     let arg = &args[index];
