@@ -1,0 +1,692 @@
+//! The fuzz targets' bodies and the state they keep between inputs: the
+//! oracles (the Go oracle is one persistent process), the allow-list, the
+//! triage folder and the counters.
+//!
+//! A divergence is minimized, written as a triage case when its signature
+//! is new, and then, depending on the mode, fails from its class's
+//! function (so that libFuzzer stops with a crash whose stack names the
+//! class) or is only counted.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use hclspec::compare::compare;
+use hclspec::protocol::{Kind, Outcome, Request, Version};
+
+use crate::allow::AllowList;
+use crate::config::Profile;
+use crate::diff::{
+    compare_outcomes, expect_of, outcome_line, source_line, Class, DiffResult, Divergence,
+};
+use crate::gen::gen_batch;
+use crate::invariants::{
+    check_range, check_unknown_consistency, check_value, unknown_scope, version_sensitive,
+    with_version,
+};
+use crate::minimize::minimize;
+use crate::oracle::{Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle};
+use crate::triage::{fingerprint, Recorded, Triage, TriageCase};
+
+/// The mode, from `HCLSPEC_FUZZ_MODE`.
+pub const MODE_ENV: &str = "HCLSPEC_FUZZ_MODE";
+/// Where to keep the counters (a JSON file rewritten as the run goes).
+pub const STATS_ENV: &str = "HCLSPEC_FUZZ_STATS";
+/// The triage folder, instead of the repository's `fuzz/triage`.
+pub const TRIAGE_ENV: &str = "HCLSPEC_FUZZ_TRIAGE";
+
+/// Cases generated from one fuzz input, per target. The Go cases of one
+/// input are sent to the oracle pipelined.
+pub const GO_CASES_PER_INPUT: usize = 24;
+pub const HCLRS_CASES_PER_INPUT: usize = 8;
+pub const EVAL_CASES_PER_INPUT: usize = 4;
+
+/// How many times a minimization may ask the engines again.
+pub const MINIMIZE_BUDGET_GO: usize = 600;
+pub const MINIMIZE_BUDGET_IN_PROCESS: usize = 3000;
+
+/// Divergences with one coarse signature minimized per process; later
+/// ones are only counted.
+pub const MINIMIZED_PER_SIGNATURE: u32 = 4;
+
+/// The version the comparisons run as: the Go oracle's.
+pub const COMPARE_VERSION: Version = Version::V2_14;
+
+/// What happens after a divergence is triaged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Fail (panic from the class's function) when the triage case is new.
+    Panic,
+    /// Fail on every divergence, known or not: for reproducing one.
+    PanicAll,
+    /// Only count; campaigns run this way so that one divergence does not
+    /// end the run.
+    Record,
+    /// Only collect in memory (`Runner::found`), writing nothing: tests.
+    Collect,
+}
+
+impl Mode {
+    pub fn from_env() -> Mode {
+        match std::env::var(MODE_ENV).as_deref() {
+            Ok("record") => Mode::Record,
+            Ok("panic-all") => Mode::PanicAll,
+            _ => Mode::Panic,
+        }
+    }
+}
+
+/// Which target a case came from, which decides how it is checked again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Parse,
+    Eval,
+    DiffGo,
+    DiffHclRs,
+}
+
+/// A triaged divergence.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub divergence: Divergence,
+    /// The minimized reproducer.
+    pub request: Request,
+    /// The fine signature (with the construct fingerprint).
+    pub signature: String,
+    /// The triage file written, if one was.
+    pub path: Option<PathBuf>,
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub inputs: u64,
+    /// Cases evaluated and compared (several per input).
+    pub cases: u64,
+    pub same: u64,
+    pub skipped: u64,
+    pub poisoned: u64,
+    pub accepted: HashMap<String, u64>,
+    pub divergences: u64,
+    /// Divergences not minimized because their signature was seen often.
+    pub repeats: u64,
+    /// Triage files written.
+    pub triaged: u64,
+    /// Generated expressions that parsed (of those checked).
+    pub parsed: u64,
+}
+
+impl Stats {
+    fn to_json(&self, seconds: f64, go_restarts: u32) -> serde_json::Value {
+        let mut accepted: Vec<(&String, &u64)> = self.accepted.iter().collect();
+        accepted.sort();
+        serde_json::json!({
+            "seconds": seconds,
+            "inputs": self.inputs,
+            "cases": self.cases,
+            "same": self.same,
+            "skipped": self.skipped,
+            "poisoned": self.poisoned,
+            "accepted": accepted.into_iter().map(|(k, v)| (k.clone(), serde_json::Value::from(*v))).collect::<serde_json::Map<String, serde_json::Value>>(),
+            "divergences": self.divergences,
+            "repeats": self.repeats,
+            "triaged": self.triaged,
+            "go_restarts": go_restarts,
+        })
+    }
+}
+
+enum GoState {
+    NotStarted,
+    Running(GoOracle),
+    Missing(String),
+}
+
+/// The state of a fuzzing process (or a test).
+pub struct Runner {
+    pub mode: Mode,
+    pub allow: AllowList,
+    triage: Option<Triage>,
+    reference: ReferenceOracle,
+    hclrs: HclRsOracle,
+    go: GoState,
+    pub stats: Stats,
+    coarse: HashMap<String, u32>,
+    pub found: Vec<Found>,
+    started: Instant,
+    stats_path: Option<PathBuf>,
+    stats_written: Instant,
+}
+
+impl Runner {
+    /// A runner; `triage` is where new triage cases go (none in
+    /// [`Mode::Collect`]).
+    pub fn new(mode: Mode, triage: Option<PathBuf>) -> Runner {
+        let now = Instant::now();
+        Runner {
+            mode,
+            allow: AllowList::shipped(),
+            triage: triage.filter(|_| mode != Mode::Collect).map(Triage::open),
+            reference: ReferenceOracle::new(COMPARE_VERSION),
+            hclrs: HclRsOracle,
+            go: GoState::NotStarted,
+            stats: Stats::default(),
+            coarse: HashMap::new(),
+            found: Vec::new(),
+            started: now,
+            stats_path: None,
+            stats_written: now,
+        }
+    }
+
+    /// What the fuzz targets use: mode, triage folder and stats file from
+    /// the environment.
+    pub fn from_env() -> Runner {
+        let triage = std::env::var_os(TRIAGE_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(default_triage_dir);
+        let mut r = Runner::new(Mode::from_env(), Some(triage));
+        r.stats_path = std::env::var_os(STATS_ENV).map(PathBuf::from);
+        r
+    }
+
+    /// The Go oracle, started on first use; `None` when it is not built or
+    /// does not start.
+    pub fn go(&mut self) -> Option<&mut GoOracle> {
+        if let GoState::NotStarted = self.go {
+            self.go = match GoOracle::start() {
+                Some(Ok(g)) => GoState::Running(g),
+                Some(Err(e)) => GoState::Missing(e),
+                None => GoState::Missing(MSG_GO_NOT_BUILT.into()),
+            };
+        }
+        match &mut self.go {
+            GoState::Running(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// Why the Go oracle is not available, if it is not.
+    pub fn go_missing(&mut self) -> Option<String> {
+        self.go();
+        match &self.go {
+            GoState::Missing(why) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
+    /// `parse`: any bytes, as an expression and as a template, under both
+    /// versions: no panic, and error ranges inside the source.
+    pub fn run_parse(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let source = String::from_utf8_lossy(data).into_owned();
+        for kind in [Kind::Expression, Kind::Template] {
+            for version in Version::ALL {
+                let req = Request {
+                    id: "0".into(),
+                    kind,
+                    source: source.clone(),
+                    scope: Default::default(),
+                    hcl_version: Some(version),
+                };
+                self.stats.cases += 1;
+                if let Some(d) = self.recheck(Target::Parse, &req) {
+                    self.on_divergence(Target::Parse, d, &req);
+                } else {
+                    self.stats.same += 1;
+                }
+            }
+        }
+        self.flush_stats();
+    }
+
+    /// `eval`: generated cases, checked for panics, value invariants,
+    /// error ranges, version consistency and types under unknowns.
+    pub fn run_eval(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let batch = gen_batch(data, Profile::Eval, EVAL_CASES_PER_INPUT, Version::V2_24);
+        for req in &batch.requests {
+            self.stats.cases += 1;
+            match self.recheck(Target::Eval, req) {
+                Some(d) => self.on_divergence(Target::Eval, d, req),
+                None => self.stats.same += 1,
+            }
+        }
+        self.flush_stats();
+    }
+
+    /// `diff_go`: generated cases, the reference against the Go oracle.
+    /// Without a built oracle the input only runs the reference.
+    pub fn run_diff_go(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let batch = gen_batch(data, Profile::Go, GO_CASES_PER_INPUT, COMPARE_VERSION);
+        let outcomes: Vec<Outcome> = batch
+            .requests
+            .iter()
+            .map(|r| self.reference.outcome(r))
+            .collect();
+        let Some(go) = self.go() else {
+            self.stats.cases += batch.requests.len() as u64;
+            self.stats.skipped += batch.requests.len() as u64;
+            return;
+        };
+        let answers = go.evaluate(&batch.requests);
+        self.tally(
+            Target::DiffGo,
+            OracleKind::Go,
+            &batch.requests,
+            &outcomes,
+            &answers,
+        );
+        self.flush_stats();
+    }
+
+    /// `diff_hclrs`: generated cases, the reference against hcl-rs.
+    pub fn run_diff_hclrs(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let batch = gen_batch(data, Profile::HclRs, HCLRS_CASES_PER_INPUT, COMPARE_VERSION);
+        let outcomes: Vec<Outcome> = batch
+            .requests
+            .iter()
+            .map(|r| self.reference.outcome(r))
+            .collect();
+        let answers = self.hclrs.evaluate(&batch.requests);
+        self.tally(
+            Target::DiffHclRs,
+            OracleKind::HclRs,
+            &batch.requests,
+            &outcomes,
+            &answers,
+        );
+        self.flush_stats();
+    }
+
+    fn tally(
+        &mut self,
+        target: Target,
+        oracle: OracleKind,
+        requests: &[Request],
+        outcomes: &[Outcome],
+        answers: &[Answer],
+    ) {
+        for ((req, outcome), answer) in requests.iter().zip(outcomes).zip(answers) {
+            self.stats.cases += 1;
+            if !is_parse_error(outcome) {
+                self.stats.parsed += 1;
+            }
+            match compare_outcomes(oracle, req, outcome, answer, &self.allow) {
+                DiffResult::Same => self.stats.same += 1,
+                DiffResult::Skipped(_) => self.stats.skipped += 1,
+                DiffResult::Poisoned(_) => self.stats.poisoned += 1,
+                DiffResult::Accepted(id) => *self.stats.accepted.entry(id).or_insert(0) += 1,
+                DiffResult::Diverged(d) => self.on_divergence(target, d, req),
+            }
+        }
+    }
+
+    /// Checks one case again as `target` does; the divergence, if any.
+    pub fn recheck(&mut self, target: Target, req: &Request) -> Option<Divergence> {
+        match target {
+            Target::Parse => {
+                let outcome = self.reference.outcome(req);
+                self.reference_checks(req, &outcome)
+            }
+            Target::Eval => self.eval_checks(req),
+            Target::DiffGo => {
+                let outcome = self.reference.outcome(req);
+                let answer = self.go()?.evaluate_one(req);
+                diverged(compare_outcomes(
+                    OracleKind::Go,
+                    req,
+                    &outcome,
+                    &answer,
+                    &self.allow,
+                ))
+            }
+            Target::DiffHclRs => {
+                let outcome = self.reference.outcome(req);
+                let answer = self.hclrs.evaluate_one(req);
+                diverged(compare_outcomes(
+                    OracleKind::HclRs,
+                    req,
+                    &outcome,
+                    &answer,
+                    &self.allow,
+                ))
+            }
+        }
+    }
+
+    /// A panic, or an error range outside the source.
+    fn reference_checks(&self, req: &Request, outcome: &Outcome) -> Option<Divergence> {
+        let fail = |class: Class, headline: String| {
+            Some(property_divergence(class, headline, req, outcome))
+        };
+        if let Outcome::Crash(msg) = outcome {
+            return fail(Class::ReferencePanic, msg.clone());
+        }
+        if let Err(why) = check_range(req, outcome) {
+            return fail(Class::Invariant, why);
+        }
+        None
+    }
+
+    fn eval_checks(&mut self, req: &Request) -> Option<Divergence> {
+        let outcome = self.reference.outcome(req);
+        if let Some(d) = self.reference_checks(req, &outcome) {
+            return Some(d);
+        }
+        if let Outcome::Result(tv) = &outcome {
+            let checked = tv
+                .decode()
+                .map_err(|e| format!("the result does not decode: {e}"))
+                .and_then(|v| check_value(&v));
+            if let Err(why) = checked {
+                return Some(property_divergence(Class::Invariant, why, req, &outcome));
+            }
+        }
+        let other_version = match req.hcl_version {
+            Some(Version::V2_14) => Version::V2_24,
+            _ => Version::V2_14,
+        };
+        let other = self.reference.outcome(&with_version(req, other_version));
+        if !version_sensitive(&req.source) {
+            let same = match expect_of(&outcome, true) {
+                Some(e) => compare(&e, &other).is_pass(),
+                None => matches!((&outcome, &other), (Outcome::Crash(_), Outcome::Crash(_))),
+            };
+            if !same {
+                let why = format!(
+                    "{}: {} / {}: {}",
+                    req.hcl_version.unwrap_or_default(),
+                    outcome_line(&outcome),
+                    other_version,
+                    outcome_line(&other)
+                );
+                return Some(property_divergence(
+                    Class::VersionMismatch,
+                    why,
+                    req,
+                    &outcome,
+                ));
+            }
+        }
+        if let Some(unknown_req) = unknown_scope(req) {
+            if !req.scope.is_empty() {
+                let unknown = self.reference.outcome(&unknown_req);
+                if let Some(d) = self.reference_checks(&unknown_req, &unknown) {
+                    return Some(d);
+                }
+                if let Err(why) = check_unknown_consistency(&outcome, &unknown) {
+                    if self.go_shows_same_inconsistency(req, &unknown_req) {
+                        *self
+                            .stats
+                            .accepted
+                            .entry(HCL_UNKNOWN_TYPES.into())
+                            .or_insert(0) += 1;
+                        return None;
+                    }
+                    return Some(property_divergence(
+                        Class::UnknownTypeInconsistency,
+                        why,
+                        req,
+                        &outcome,
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether real HCL (the Go oracle) answers both requests with the same
+    /// inconsistency, which makes it HCL's behaviour rather than ours.
+    fn go_shows_same_inconsistency(&mut self, known: &Request, unknown: &Request) -> bool {
+        let Some(go) = self.go() else {
+            return false;
+        };
+        let answers = go.evaluate(&[
+            with_version(known, COMPARE_VERSION),
+            with_version(unknown, COMPARE_VERSION),
+        ]);
+        match (&answers[0], &answers[1]) {
+            (Answer::Outcome(k), Answer::Outcome(u)) => check_unknown_consistency(k, u).is_err(),
+            _ => false,
+        }
+    }
+
+    fn on_divergence(&mut self, target: Target, d: Divergence, req: &Request) {
+        self.stats.divergences += 1;
+        let seen = self.coarse.entry(d.signature.clone()).or_insert(0);
+        *seen += 1;
+        if *seen > MINIMIZED_PER_SIGNATURE && self.mode != Mode::PanicAll {
+            self.stats.repeats += 1;
+            return;
+        }
+        let (d_min, minimized, found) = self.minimize_and_record(target, d, req);
+        self.flush_stats_now();
+        let message = format!("{d_min}\nminimized: {}", source_line(&minimized));
+        match (self.mode, found) {
+            (Mode::PanicAll, _) => d_min.class.fail(&message),
+            (Mode::Panic, Some(f)) => {
+                let at = f
+                    .path
+                    .map(|p| format!("\ntriage case: {}", p.display()))
+                    .unwrap_or_default();
+                d_min.class.fail(&format!("{message}{at}"))
+            }
+            _ => {}
+        }
+    }
+
+    /// Minimizes a divergence and records it (in [`Runner::found`], and as
+    /// a triage case when there is a triage folder); the new finding, or
+    /// `None` when its signature is already known.
+    pub fn triage_divergence(
+        &mut self,
+        target: Target,
+        d: Divergence,
+        req: &Request,
+    ) -> Option<Found> {
+        self.minimize_and_record(target, d, req).2
+    }
+
+    fn minimize_and_record(
+        &mut self,
+        target: Target,
+        d: Divergence,
+        req: &Request,
+    ) -> (Divergence, Request, Option<Found>) {
+        let budget = match target {
+            Target::DiffGo => MINIMIZE_BUDGET_GO,
+            _ => MINIMIZE_BUDGET_IN_PROCESS,
+        };
+        let minimized = minimize(req, budget, &mut |candidate| {
+            self.recheck(target, candidate)
+                .is_some_and(|d2| d2.class == d.class && d2.signature == d.signature)
+        });
+        let d_min = self.recheck(target, &minimized).unwrap_or(d);
+        let signature = format!("{}/{}", d_min.signature, fingerprint(&minimized.source));
+        let known = self.found.iter().any(|f| f.signature == signature)
+            || self.triage.as_ref().is_some_and(|t| t.is_known(&signature));
+        if known {
+            return (d_min, minimized, None);
+        }
+        let mut path = None;
+        if self.triage.is_some() {
+            let case = self.triage_case(&d_min, &minimized, &signature);
+            if let Some(t) = self.triage.as_mut() {
+                match t.write(&case) {
+                    Ok(p) => path = p,
+                    Err(e) => eprintln!("hclspec-fuzzgen: writing a triage case failed: {e}"),
+                }
+            }
+            if path.is_some() {
+                self.stats.triaged += 1;
+            }
+        }
+        let found = Found {
+            divergence: d_min.clone(),
+            request: minimized.clone(),
+            signature,
+            path,
+        };
+        self.found.push(found.clone());
+        (d_min, minimized, Some(found))
+    }
+
+    /// The triage case for a minimized divergence, with the Go oracle's
+    /// answer as its expectation.
+    fn triage_case(&mut self, d: &Divergence, req: &Request, signature: &str) -> TriageCase {
+        let mut req = req.clone();
+        req.hcl_version = None;
+        let expect = self.record_expectation(&req);
+        let note = format!(
+            "Found by fuzzing ({} against {}): {}. {}",
+            d.oracle.name(),
+            OracleKind::Reference.name(),
+            d.class,
+            d.detail.lines().skip(1).collect::<Vec<_>>().join("; ")
+        );
+        TriageCase {
+            oracle: d.oracle,
+            class: d.class,
+            signature: signature.to_string(),
+            request: req,
+            expect,
+            note: format!("{note} {}", d.headline).trim().to_string(),
+        }
+    }
+
+    /// The Go oracle's answer (HCL 2.14); where the reference answers
+    /// 2.14 and 2.24 differently, the 2.24 answer is the reference's.
+    fn record_expectation(&mut self, req: &Request) -> Recorded {
+        let answer = match self.go() {
+            Some(go) => go.evaluate_one(&with_version(req, Version::V2_14)),
+            None => {
+                let why = self.go_missing().unwrap_or_default();
+                return Recorded::Pending(format!("the Go oracle is not available ({why})"));
+            }
+        };
+        let go = match answer {
+            Answer::Outcome(o) => match expect_of(&o, true) {
+                Some(e) => e,
+                None => {
+                    return Recorded::Pending(format!(
+                        "the Go oracle answered {}",
+                        outcome_line(&o)
+                    ))
+                }
+            },
+            Answer::Poisoned(why) => {
+                return Recorded::Pending(format!("the Go oracle failed: {why}"))
+            }
+        };
+        let r14 = self.reference.outcome(&with_version(req, Version::V2_14));
+        let r24 = self.reference.outcome(&with_version(req, Version::V2_24));
+        match expect_of(&r14, true) {
+            Some(e14) if !compare(&e14, &r24).is_pass() => match expect_of(&r24, true) {
+                Some(v2_24) => Recorded::PerVersion { v2_14: go, v2_24 },
+                None => Recorded::Same(go),
+            },
+            _ => Recorded::Same(go),
+        }
+    }
+
+    fn flush_stats(&mut self) {
+        if self.stats_path.is_some() && self.stats_written.elapsed().as_millis() >= STATS_EVERY_MS {
+            self.flush_stats_now();
+        }
+    }
+
+    fn flush_stats_now(&mut self) {
+        let Some(path) = &self.stats_path else {
+            return;
+        };
+        self.stats_written = Instant::now();
+        let restarts = match &self.go {
+            GoState::Running(g) => g.restarts(),
+            _ => 0,
+        };
+        let doc = self
+            .stats
+            .to_json(self.started.elapsed().as_secs_f64(), restarts);
+        let tmp = path.with_extension("tmp");
+        if std::fs::write(&tmp, doc.to_string()).is_ok() {
+            let _ = std::fs::rename(&tmp, path);
+        }
+    }
+}
+
+/// How often the stats file is rewritten.
+const STATS_EVERY_MS: u128 = 250;
+
+const MSG_GO_NOT_BUILT: &str = "not built (harness/oracles/go-hcl/build.sh)";
+
+/// The accepted-count key for type inconsistencies real HCL shares.
+pub const HCL_UNKNOWN_TYPES: &str = "hcl-unknown-type-inconsistency";
+
+fn is_parse_error(o: &Outcome) -> bool {
+    matches!(o, Outcome::Error(e) if e.phase == hclspec::protocol::ErrorPhase::Parse)
+}
+
+fn diverged(r: DiffResult) -> Option<Divergence> {
+    match r {
+        DiffResult::Diverged(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// A divergence found by a property of the reference alone. Its signature
+/// names the property (and, for a panic, where it happened), not the
+/// particulars, so that minimization keeps the property broken.
+fn property_divergence(
+    class: Class,
+    headline: String,
+    req: &Request,
+    outcome: &Outcome,
+) -> Divergence {
+    let kind = match class {
+        Class::ReferencePanic => panic_place(&headline),
+        Class::Invariant => invariant_kind(&headline).to_string(),
+        _ => String::new(),
+    };
+    Divergence {
+        class,
+        oracle: OracleKind::Reference,
+        signature: format!("reference/{class}/{kind}"),
+        detail: format!("{}\nreference: {}", source_line(req), outcome_line(outcome)),
+        headline,
+    }
+}
+
+/// `file:line` of a panic message (`... panicked at file:line: text`).
+fn panic_place(message: &str) -> String {
+    match message.split_once(" at ") {
+        Some((_, rest)) => rest.split(": ").next().unwrap_or(rest).to_string(),
+        None => message.chars().take(60).collect(),
+    }
+}
+
+/// The invariant a message reports.
+fn invariant_kind(message: &str) -> &'static str {
+    const KINDS: &[(&str, &str)] = &[
+        ("NFC", "nfc"),
+        ("in a collection of", "element-type"),
+        ("duplicates or is out of", "set-order"),
+        ("changes through its JSON", "json-round-trip"),
+        ("does not decode", "json-decode"),
+        ("error range", "error-range"),
+        ("error position", "error-range"),
+    ];
+    KINDS
+        .iter()
+        .find(|(needle, _)| message.contains(needle))
+        .map_or("other", |(_, kind)| kind)
+}
+
+/// The repository's `fuzz/triage` folder.
+pub fn default_triage_dir() -> PathBuf {
+    hclspec::locate::built_repo_root()
+        .join("fuzz")
+        .join("triage")
+}

@@ -1,0 +1,312 @@
+//! Reproducers as corpus cases: each divergence, once minimized, becomes a
+//! case file in the corpus format (`spec-tests/README.md`) under the triage
+//! folder, `ORACLE/CLASS-HASH.json`, with the expectation recorded from the
+//! Go oracle, so that it can move into the corpus as it is.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use hclspec::case::Expect;
+use hclspec::format::case_file_text;
+use hclspec::protocol::{Kind, Request};
+use serde_json::{Map, Value as Json};
+
+use crate::diff::Class;
+use crate::oracle::OracleKind;
+use crate::tokens::tokenize;
+
+/// The `area` of triage case files.
+pub const AREA: &str = "fuzz-triage";
+
+/// The tag prefix that stores a case's divergence signature.
+pub const SIGNATURE_TAG: &str = "signature:";
+
+/// Where `upstream` points for a 2.24 answer that comes from the
+/// reference rather than from HCL 2.24 itself.
+const UPSTREAM_UNVERIFIED: &str = "unverified: the 2.24 answer is the reference implementation's; \
+     check it against HCL 2.24 before moving the case into the corpus";
+
+/// The expectation a triage case records.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Recorded {
+    /// The Go oracle's answer, the same for both versions.
+    Same(Expect),
+    /// The Go oracle's answer for 2.14 and the reference's for 2.24, where
+    /// the reference's versions differ.
+    PerVersion { v2_14: Expect, v2_24: Expect },
+    /// No answer could be recorded, and why.
+    Pending(String),
+}
+
+/// One case to write.
+#[derive(Clone, Debug)]
+pub struct TriageCase {
+    pub oracle: OracleKind,
+    pub class: Class,
+    /// The signature with the minimized source's construct fingerprint.
+    pub signature: String,
+    pub request: Request,
+    pub expect: Recorded,
+    pub note: String,
+}
+
+/// A triage folder and the signatures its cases already record.
+#[derive(Clone, Debug)]
+pub struct Triage {
+    root: PathBuf,
+    known: HashSet<String>,
+}
+
+impl Triage {
+    /// Opens `root` (which need not exist yet) and reads the signatures of
+    /// the cases in it.
+    pub fn open(root: PathBuf) -> Triage {
+        let mut known = HashSet::new();
+        collect_signatures(&root, &mut known, 0);
+        Triage { root, known }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn is_known(&self, signature: &str) -> bool {
+        self.known.contains(signature)
+    }
+
+    /// Whether a case with this coarse signature (without the construct
+    /// fingerprint) is recorded: the same engines' answers, abstracted.
+    pub fn is_known_coarse(&self, coarse: &str) -> bool {
+        let prefix = format!("{coarse}/");
+        self.known.iter().any(|k| k.starts_with(&prefix))
+    }
+
+    /// Writes the case unless its signature is already recorded; the path
+    /// written.
+    pub fn write(&mut self, case: &TriageCase) -> std::io::Result<Option<PathBuf>> {
+        if !self.known.insert(case.signature.clone()) {
+            return Ok(None);
+        }
+        let dir = self.root.join(case.oracle.name());
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join(format!("{}-{}.json", case.class, case_hash(&case.request)));
+        std::fs::write(&path, case_file_text(&case_document(case)))?;
+        Ok(Some(path))
+    }
+}
+
+/// How deep the triage folder is searched.
+const MAX_DIR_DEPTH: usize = 4;
+
+fn collect_signatures(dir: &Path, out: &mut HashSet<String>, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() && depth < MAX_DIR_DEPTH {
+            collect_signatures(&path, out, depth + 1);
+        } else if path.extension().is_some_and(|x| x == "json") {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(doc) = serde_json::from_str::<Json>(&text) else {
+                continue;
+            };
+            let cases = doc.get("cases").and_then(Json::as_array);
+            for case in cases.into_iter().flatten() {
+                let tags = case.get("tags").and_then(Json::as_array);
+                for tag in tags.into_iter().flatten().filter_map(Json::as_str) {
+                    if let Some(sig) = tag.strip_prefix(SIGNATURE_TAG) {
+                        out.insert(sig.to_string());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A short stable hash of a request's kind, source and scope.
+pub fn case_hash(req: &Request) -> String {
+    let mut h = crc32fast::Hasher::new();
+    h.update(req.kind.as_str().as_bytes());
+    h.update(&[0]);
+    h.update(req.source.as_bytes());
+    h.update(&[0]);
+    for (name, tv) in &req.scope {
+        h.update(name.as_bytes());
+        h.update(tv.to_json().to_string().as_bytes());
+    }
+    format!("{:08x}", h.finalize())
+}
+
+/// The constructs a source uses, as a sorted list of token kinds:
+/// operators, brackets, keywords, template openers, function names.
+/// Variable names and literal values are left out, so that reproducers
+/// of one bug with different names share it.
+pub fn fingerprint(source: &str) -> String {
+    let toks = tokenize(source);
+    let mut kinds: Vec<String> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let kind = match *t {
+            t if t.trim().is_empty() => continue,
+            t if t.starts_with(|c: char| c.is_ascii_digit()) => "num".to_string(),
+            "for" | "in" | "if" | "else" | "endif" | "endfor" | "null" | "true" | "false" => {
+                t.to_string()
+            }
+            t if t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => {
+                if toks.get(i + 1) == Some(&"(") {
+                    format!("{t}()")
+                } else {
+                    continue;
+                }
+            }
+            t if t.chars().all(|c| c.is_ascii_punctuation()) => t.to_string(),
+            _ => continue,
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds.sort();
+    kinds.join(" ")
+}
+
+/// The case file document for one triage case.
+pub fn case_document(case: &TriageCase) -> Json {
+    let req = &case.request;
+    let mut c = Map::new();
+    c.insert(
+        "id".into(),
+        Json::String(format!("fuzz-{}-{}", case.oracle.name(), case_hash(req))),
+    );
+    if req.kind == Kind::Template {
+        c.insert("kind".into(), Json::String("template".into()));
+    }
+    c.insert("source".into(), Json::String(req.source.clone()));
+    if !req.scope.is_empty() {
+        let scope: Map<String, Json> = req
+            .scope
+            .iter()
+            .map(|(k, tv)| (k.clone(), tv.to_json()))
+            .collect();
+        c.insert("scope".into(), Json::Object(scope));
+    }
+    match &case.expect {
+        Recorded::Same(e) => {
+            c.insert("expect".into(), e.to_json());
+        }
+        Recorded::PerVersion { v2_14, v2_24 } => {
+            let mut v = Map::new();
+            v.insert("2.14".into(), v2_14.to_json());
+            v.insert("2.24".into(), v2_24.to_json());
+            c.insert("versions".into(), Json::Object(v));
+            c.insert("upstream".into(), Json::String(UPSTREAM_UNVERIFIED.into()));
+        }
+        Recorded::Pending(_) => {}
+    }
+    let mut note = case.note.clone();
+    if let Recorded::Pending(why) = &case.expect {
+        note.push_str(&format!(" No expectation recorded: {why}."));
+    }
+    c.insert("note".into(), Json::String(note));
+    let tags = vec![
+        Json::String("fuzz".into()),
+        Json::String(case.oracle.name().into()),
+        Json::String(case.class.name().into()),
+        Json::String(format!("{SIGNATURE_TAG}{}", case.signature)),
+    ];
+    c.insert("tags".into(), Json::Array(tags));
+    let mut doc = Map::new();
+    doc.insert("area".into(), Json::String(AREA.into()));
+    doc.insert("cases".into(), Json::Array(vec![Json::Object(c)]));
+    Json::Object(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hclspec::case::{CaseFile, ExpectedError, ExpectedPhase};
+    use hclspec::protocol::{TypedValue, Version};
+    use serde_json::json;
+
+    fn case(expect: Recorded) -> TriageCase {
+        let mut scope = std::collections::BTreeMap::new();
+        scope.insert(
+            "xs".to_string(),
+            TypedValue {
+                ty: json!(["list", "number"]),
+                value: json!([1, null]),
+                unknown: vec![json!([1])],
+            },
+        );
+        TriageCase {
+            oracle: OracleKind::Go,
+            class: Class::ValueMismatch,
+            signature: "go/value_mismatch/value:number/value:number/+ num".into(),
+            request: Request {
+                id: "3".into(),
+                kind: Kind::Template,
+                source: "${xs[0] + 1}".into(),
+                scope,
+                hcl_version: Some(Version::V2_14),
+            },
+            expect,
+            note: "reference answered 3.".into(),
+        }
+    }
+
+    /// Every form of triage case loads as a corpus case file.
+    #[test]
+    fn triage_cases_load_as_corpus_files() {
+        let e = Expect::Error(ExpectedError {
+            phase: ExpectedPhase::Eval,
+            summary: Some("Invalid operand".into()),
+        });
+        let v = Expect::Result(TypedValue {
+            ty: json!("number"),
+            value: json!(2),
+            unknown: vec![],
+        });
+        for rec in [
+            Recorded::Same(e.clone()),
+            Recorded::PerVersion {
+                v2_14: e.clone(),
+                v2_24: v.clone(),
+            },
+            Recorded::Pending("the Go oracle is not built".into()),
+        ] {
+            let text = case_file_text(&case_document(&case(rec.clone())));
+            let loaded = CaseFile::parse(&text, "t", "t.json", Path::new("t.json"))
+                .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+            assert_eq!(loaded.cases.len(), 1);
+            assert_eq!(loaded.cases[0].kind, Kind::Template);
+            assert!(loaded.cases[0]
+                .tags
+                .iter()
+                .any(|t| t.starts_with(SIGNATURE_TAG)));
+        }
+    }
+
+    #[test]
+    fn write_skips_known_signatures() {
+        let dir = std::env::temp_dir().join(format!("hclspec-triage-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut t = Triage::open(dir.clone());
+        let c = case(Recorded::Pending("x".into()));
+        let first = t.write(&c).unwrap();
+        assert!(first.is_some());
+        assert_eq!(t.write(&c).unwrap(), None);
+        // A fresh look at the folder knows the signature too.
+        let again = Triage::open(dir.clone());
+        assert!(again.is_known(&c.signature));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn fingerprints_keep_constructs_only() {
+        assert_eq!(fingerprint("a + 1"), fingerprint("bb + 22"));
+        assert_eq!(fingerprint("upper(x) == \"A\""), "\" ( ) == upper()");
+        assert_ne!(fingerprint("a + 1"), fingerprint("a - 1"));
+    }
+}
