@@ -33,7 +33,7 @@ fn cidrhost() -> Function {
             };
             let num = whole_number(&args[1]).map_err(CallError::general)?;
             let (_, network) = parse_cidr(prefix).map_err(CallError::general)?;
-            let ip = host(&network, num).map_err(CallError::general)?;
+            let ip = host(&network, num)?;
             Ok(Value::string(ip_string(&ip)))
         }),
     }
@@ -81,7 +81,7 @@ fn cidrsubnet() -> Function {
             let newbits = go_int(&args[1]).map_err(CallError::general)?;
             let netnum = whole_number(&args[2]).map_err(CallError::general)?;
             let (_, network) = parse_cidr(prefix).map_err(CallError::general)?;
-            let subnet = subnet(&network, newbits, netnum).map_err(CallError::general)?;
+            let subnet = subnet(&network, newbits, netnum)?;
             Ok(Value::string(net_string(&subnet)))
         }),
     }
@@ -137,7 +137,7 @@ fn cidrsubnets() -> Function {
                         ),
                     ));
                 }
-                let (next, rollover) = next_subnet(&current, length).map_err(CallError::general)?;
+                let (next, rollover) = next_subnet(&current, length)?;
                 if rollover || !contains(&network, &next.ip) {
                     return Err(CallError::arg(
                         i + 1,
@@ -530,27 +530,24 @@ fn parse_ipv6(mut s: &[u8]) -> Option<Vec<u8>> {
     Some(ip)
 }
 
-/// Go's message for a runtime panic inside a function, as cty reports it.
-fn panic_error(what: &str) -> String {
-    format!("panic in function implementation: {what}")
-}
-
 /// The longest shift go-cidr may apply to a non-zero number here; Go would
 /// try to allocate the shifted number and fail (a panic, or worse).
 const MAX_SHIFT: i64 = 1 << 20;
 
 /// Mirrors go-cidr's `ipToInt`.
-fn ip_to_int(ip: &[u8]) -> Result<(BigInt, i64), String> {
+fn ip_to_int(ip: &[u8]) -> Result<(BigInt, i64), CallError> {
     match ip.len() {
         4 => Ok((BigInt::from_bytes_be(Sign::Plus, ip), 32)),
         16 => Ok((BigInt::from_bytes_be(Sign::Plus, ip), 128)),
-        n => Err(panic_error(&format!("Unsupported address length {n}"))),
+        n => Err(CallError::panicked(format!(
+            "Unsupported address length {n}"
+        ))),
     }
 }
 
 /// Mirrors go-cidr's `intToIP`: the low `bits` of the number's magnitude
 /// (Go panics when the magnitude has more bytes than the address).
-fn int_to_ip(n: &BigInt, bits: i64) -> Result<Vec<u8>, String> {
+fn int_to_ip(n: &BigInt, bits: i64) -> Result<Vec<u8>, CallError> {
     let len = (bits / 8) as usize;
     let bytes = if n.is_zero() {
         Vec::new()
@@ -558,7 +555,9 @@ fn int_to_ip(n: &BigInt, bits: i64) -> Result<Vec<u8>, String> {
         n.magnitude().to_bytes_be()
     };
     if bytes.len() > len {
-        return Err(panic_error("runtime error: index out of range [-1]"));
+        return Err(CallError::panicked(
+            "runtime error: index out of range [-1]",
+        ));
     }
     let mut out = vec![0u8; len];
     out[len - bytes.len()..].copy_from_slice(&bytes);
@@ -568,12 +567,14 @@ fn int_to_ip(n: &BigInt, bits: i64) -> Result<Vec<u8>, String> {
 /// Mirrors go-cidr's `insertNumIntoIP`: ORs `num` (two's complement, as
 /// Go's `big.Int.Or`) into the address after shifting it left past
 /// `prefix_len`.
-fn insert_num_into_ip(ip: &[u8], num: &BigInt, prefix_len: i64) -> Result<Vec<u8>, String> {
+fn insert_num_into_ip(ip: &[u8], num: &BigInt, prefix_len: i64) -> Result<Vec<u8>, CallError> {
     let (ip_int, total_bits) = ip_to_int(ip)?;
     // Go converts the shift to uint, so a negative one becomes enormous.
     let shift = total_bits.wrapping_sub(prefix_len);
     if !num.is_zero() && !(0..=MAX_SHIFT).contains(&shift) {
-        return Err(panic_error("runtime error: makeslice: len out of range"));
+        return Err(CallError::panicked(
+            "runtime error: makeslice: len out of range",
+        ));
     }
     let shifted = if num.is_zero() {
         BigInt::zero()
@@ -589,7 +590,7 @@ fn low_u64(n: &BigInt) -> u64 {
 }
 
 /// Mirrors go-cidr's `HostBig`.
-fn host(base: &IpNet, mut num: BigInt) -> Result<Vec<u8>, String> {
+fn host(base: &IpNet, mut num: BigInt) -> Result<Vec<u8>, CallError> {
     let (parent_len, addr_len) = mask_size(&base.mask);
     let host_len = addr_len - parent_len;
     let max_host: BigInt = (BigInt::one() << host_len as usize) - 1;
@@ -600,23 +601,23 @@ fn host(base: &IpNet, mut num: BigInt) -> Result<Vec<u8>, String> {
         num = &max_host - &num_u64;
     }
     if num_u64 > max_host {
-        return Err(format!(
+        return Err(CallError::general(format!(
             "prefix of {parent_len} does not accommodate a host numbered {num}"
-        ));
+        )));
     }
     let bit_length = if to4(&base.ip).is_some() { 32 } else { 128 };
     insert_num_into_ip(&base.ip, &num, bit_length)
 }
 
 /// Mirrors go-cidr's `SubnetBig`.
-fn subnet(base: &IpNet, new_bits: i64, num: BigInt) -> Result<IpNet, String> {
+fn subnet(base: &IpNet, new_bits: i64, num: BigInt) -> Result<IpNet, CallError> {
     let (parent_len, addr_len) = mask_size(&base.mask);
     // Go's int arithmetic wraps.
     let new_prefix_len = parent_len.wrapping_add(new_bits);
     if new_prefix_len > addr_len {
-        return Err(format!(
+        return Err(CallError::general(format!(
             "insufficient address space to extend prefix of {parent_len} by {new_bits}"
-        ));
+        )));
     }
     // Go: uint64(1<<uint64(newBits)) - 1, where shifts of 64 or more give 0.
     let max_net: u64 = if (0..64).contains(&new_bits) {
@@ -625,9 +626,9 @@ fn subnet(base: &IpNet, new_bits: i64, num: BigInt) -> Result<IpNet, String> {
         u64::MAX
     };
     if low_u64(&num) > max_net {
-        return Err(format!(
+        return Err(CallError::general(format!(
             "prefix extension of {new_bits} does not accommodate a subnet numbered {num}"
-        ));
+        )));
     }
     Ok(IpNet {
         ip: insert_num_into_ip(&base.ip, &num, new_prefix_len)?,
@@ -636,7 +637,7 @@ fn subnet(base: &IpNet, new_bits: i64, num: BigInt) -> Result<IpNet, String> {
 }
 
 /// Mirrors go-cidr's `AddressRange`: the last address of a network.
-fn last_address(n: &IpNet) -> Result<Vec<u8>, String> {
+fn last_address(n: &IpNet) -> Result<Vec<u8>, CallError> {
     let (prefix_len, bits) = mask_size(&n.mask);
     if prefix_len == bits {
         return Ok(n.ip.clone());
@@ -644,7 +645,9 @@ fn last_address(n: &IpNet) -> Result<Vec<u8>, String> {
     let (first, bits) = ip_to_int(&n.ip)?;
     let host_len = bits - prefix_len;
     if !(0..=MAX_SHIFT).contains(&host_len) {
-        return Err(panic_error("runtime error: makeslice: len out of range"));
+        return Err(CallError::panicked(
+            "runtime error: makeslice: len out of range",
+        ));
     }
     let last: BigInt = ((BigInt::one() << host_len as usize) - 1) | first;
     int_to_ip(&last, bits)
@@ -681,7 +684,7 @@ fn previous_subnet(network: &IpNet, prefix_len: i64) -> IpNet {
 
 /// Mirrors go-cidr's `NextSubnet`: the next network of the given prefix
 /// length, and whether the address space wrapped around.
-fn next_subnet(network: &IpNet, prefix_len: i64) -> Result<(IpNet, bool), String> {
+fn next_subnet(network: &IpNet, prefix_len: i64) -> Result<(IpNet, bool), CallError> {
     let current_last = last_address(network)?;
     let mask = cidr_mask(prefix_len, 8 * current_last.len() as i64);
     let current = IpNet {

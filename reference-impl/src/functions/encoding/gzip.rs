@@ -748,9 +748,11 @@ impl BitWriter {
                 extra_bits += self.literal_freq[code] as usize
                     * usize::from(LENGTH_EXTRA_BITS[code - LENGTH_CODES_START]);
             }
-            for code in 4..num_offsets {
-                extra_bits +=
-                    self.offset_freq[code] as usize * usize::from(OFFSET_EXTRA_BITS[code]);
+            let offsets = self.offset_freq[..num_offsets]
+                .iter()
+                .zip(OFFSET_EXTRA_BITS);
+            for (freq, bits) in offsets.skip(4) {
+                extra_bits += *freq as usize * usize::from(bits);
             }
         }
         let fixed_size = 3

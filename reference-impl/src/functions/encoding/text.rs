@@ -8,6 +8,9 @@
 //! indexes use `encoding_rs`, which implements the same standard. The IBM
 //! code pages `x/text` takes from ICU, and HZ-GB-2312, are not implemented.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use encoding_rs::Encoding;
 
 use super::base64;
@@ -168,12 +171,170 @@ fn encode(codec: Codec, s: &str) -> Option<Vec<u8>> {
         }
         Codec::Latin1 => s.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect(),
         Codec::Latin5 => s.chars().map(latin5_byte).collect(),
+        Codec::Whatwg(enc) if enc == encoding_rs::ISO_2022_JP => encode_iso_2022_jp(s),
+        Codec::Whatwg(enc) if enc == encoding_rs::GB18030 => encode_gb18030(s),
+        Codec::Whatwg(enc) if reverse_table(enc).is_some() => {
+            let table = reverse_table(enc)?;
+            let mut out = Vec::with_capacity(s.len());
+            for c in s.chars() {
+                if c.is_ascii() {
+                    out.push(c as u8);
+                } else {
+                    out.extend_from_slice(table.get(&c)?);
+                }
+            }
+            Some(out)
+        }
         Codec::Whatwg(enc) => {
+            if s.chars().any(|c| not_in_x_text(enc, c)) {
+                return None;
+            }
             let (bytes, _, unmappable) = enc.encode(s);
             (!unmappable).then(|| bytes.into_owned())
         }
         Codec::Missing => None,
     }
+}
+
+/// For the encodings where `x/text` chooses codes differently from the
+/// WHATWG encoders (which leave out parts of their indexes), the code of
+/// each character: the first multi-byte sequence, in index order, that
+/// decodes to it, as `x/text`'s tables have it. Private-use decodings are
+/// left out.
+fn reverse_table(enc: &'static Encoding) -> Option<&'static HashMap<char, Vec<u8>>> {
+    static SHIFT_JIS: OnceLock<HashMap<char, Vec<u8>>> = OnceLock::new();
+    static EUC_JP: OnceLock<HashMap<char, Vec<u8>>> = OnceLock::new();
+    static BIG5: OnceLock<HashMap<char, Vec<u8>>> = OnceLock::new();
+    let cell = if enc == encoding_rs::SHIFT_JIS {
+        &SHIFT_JIS
+    } else if enc == encoding_rs::EUC_JP {
+        &EUC_JP
+    } else if enc == encoding_rs::BIG5 {
+        &BIG5
+    } else {
+        return None;
+    };
+    Some(cell.get_or_init(|| {
+        let mut table = HashMap::new();
+        for seq in code_sequences(enc) {
+            let (text, malformed) = enc.decode_without_bom_handling(&seq);
+            let mut chars = text.chars();
+            if let (Some(c), None, false) = (chars.next(), chars.next(), malformed) {
+                if c.is_ascii() || is_private_use(c) {
+                    continue;
+                }
+                // Big5 takes the last code; its standard range comes after
+                // the HKSCS extension below 0xA1, so it wins.
+                if enc == encoding_rs::BIG5 {
+                    table.insert(c, seq);
+                } else {
+                    table.entry(c).or_insert(seq);
+                }
+            }
+        }
+        table
+    }))
+}
+
+/// The non-ASCII codes of an encoding with a reverse table, in index
+/// order.
+fn code_sequences(enc: &'static Encoding) -> Vec<Vec<u8>> {
+    if enc == encoding_rs::SHIFT_JIS {
+        let mut seqs: Vec<Vec<u8>> = (0xa1..=0xdf).map(|b| vec![b]).collect();
+        let leads = (0x81..=0x9f).chain(0xe0..=0xfc);
+        seqs.extend(pairs(leads, (0x40..=0x7e).chain(0x80..=0xfc)));
+        seqs
+    } else if enc == encoding_rs::EUC_JP {
+        let mut seqs = pairs(0xa1..=0xfe, 0xa1..=0xfe);
+        seqs.extend((0xa1..=0xdf).map(|b| vec![0x8e, b]));
+        let jis0212 = pairs(0xa1..=0xfe, 0xa1..=0xfe);
+        seqs.extend(jis0212.into_iter().map(|p| [vec![0x8f], p].concat()));
+        seqs
+    } else {
+        // Big5: the HKSCS extension first, then the standard range.
+        let trails = || (0x40..=0x7e).chain(0xa1..=0xfe);
+        let mut seqs = pairs(0x81..=0xa0, trails());
+        seqs.extend(pairs(0xa1..=0xfe, trails()));
+        seqs
+    }
+}
+
+/// Every byte pair `lead, trail` for the given ranges, in order.
+fn pairs(
+    leads: impl Iterator<Item = u8>,
+    trails: impl Iterator<Item = u8> + Clone,
+) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for lead in leads {
+        for trail in trails.clone() {
+            out.push(vec![lead, trail]);
+        }
+    }
+    out
+}
+
+fn is_private_use(c: char) -> bool {
+    ('\u{e000}'..='\u{f8ff}').contains(&c)
+}
+
+/// Characters the WHATWG encoders map that `x/text`'s do not: C1 controls
+/// (which `x/text` leaves out of the single-byte tables), and the
+/// characters the WHATWG Japanese encoders substitute (U+00A5, U+203E
+/// and U+2212) or pass through (U+0080).
+fn not_in_x_text(enc: &'static Encoding, c: char) -> bool {
+    let japanese = enc == encoding_rs::SHIFT_JIS || enc == encoding_rs::EUC_JP;
+    if japanese {
+        return matches!(c, '\u{80}' | '\u{a5}' | '\u{203e}' | '\u{2212}');
+    }
+    if enc == encoding_rs::GBK {
+        return is_private_use(c) || NEWER_GB.iter().any(|(n, _)| *n == c);
+    }
+    enc.is_single_byte() && ('\u{80}'..='\u{9f}').contains(&c)
+}
+
+/// `x/text`'s ISO-2022-JP encoder: ASCII, JIS X 0208 after `ESC $ B` and
+/// half-width katakana after `ESC ( I` (the WHATWG encoder widens those
+/// instead), ending in ASCII. JIS X 0208 codes are found through EUC-JP,
+/// whose two-byte codes are the same with the high bits set.
+fn encode_iso_2022_jp(s: &str) -> Option<Vec<u8>> {
+    #[derive(PartialEq)]
+    enum State {
+        Ascii,
+        Jis0208,
+        Katakana,
+    }
+    let mut out = Vec::new();
+    let mut state = State::Ascii;
+    let switch = |out: &mut Vec<u8>, state: &mut State, to: State, esc: &[u8]| {
+        if *state != to {
+            out.extend_from_slice(esc);
+            *state = to;
+        }
+    };
+    for c in s.chars() {
+        let mut buf = [0u8; 4];
+        if c.is_ascii() {
+            switch(&mut out, &mut state, State::Ascii, b"\x1b(B");
+            out.push(c as u8);
+        } else if ('\u{ff61}'..='\u{ff9f}').contains(&c) {
+            switch(&mut out, &mut state, State::Katakana, b"\x1b(I");
+            out.push((u32::from(c) - (0xff61 - 0x21)) as u8);
+        } else {
+            if not_in_x_text(encoding_rs::EUC_JP, c) {
+                return None;
+            }
+            let (euc, _, unmappable) = encoding_rs::EUC_JP.encode(c.encode_utf8(&mut buf));
+            match &euc[..] {
+                [a @ 0xa1..=0xfe, b @ 0xa1..=0xfe] if !unmappable => {
+                    switch(&mut out, &mut state, State::Jis0208, b"\x1b$B");
+                    out.extend_from_slice(&[a & 0x7f, b & 0x7f]);
+                }
+                _ => return None,
+            }
+        }
+    }
+    switch(&mut out, &mut state, State::Ascii, b"\x1b(B");
+    Some(out)
 }
 
 /// The decoded text; U+FFFD marks undecodable input (the caller rejects
@@ -190,13 +351,118 @@ fn decode(codec: Codec, bytes: &[u8]) -> Option<String> {
         Codec::Utf16 { big_endian, bom } => Some(decode_utf16(bytes, big_endian, bom)),
         Codec::Latin1 => Some(bytes.iter().map(|&b| char::from(b)).collect()),
         Codec::Latin5 => Some(bytes.iter().map(|&b| latin5_char(b)).collect()),
+        Codec::Whatwg(enc) if enc == encoding_rs::GBK || enc == encoding_rs::GB18030 => {
+            decode_gb(enc, bytes)
+        }
         Codec::Whatwg(enc) => {
             let (text, malformed) = enc.decode_without_bom_handling(bytes);
-            (!malformed).then(|| text.into_owned())
+            let unmapped = |c: char| {
+                (enc.is_single_byte() && ('\u{80}'..='\u{9f}').contains(&c))
+                    || (enc == encoding_rs::SHIFT_JIS && is_private_use(c))
+            };
+            (!malformed && !text.chars().any(unmapped)).then(|| text.into_owned())
         }
         Codec::Missing => None,
     }
 }
+
+/// GBK or GB18030 as `x/text` decodes them, one code at a time: its older
+/// index has no two-byte codes for private-use characters or for the
+/// characters of [`NEWER_GB`], reads the four-byte code the current index
+/// gives U+E7C7 as U+1E3F, and (for GBK) has no four-byte codes.
+fn decode_gb(enc: &'static Encoding, bytes: &[u8]) -> Option<String> {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let len = match bytes[i] {
+            0x81..=0xfe if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => 4,
+            0x81..=0xfe => 2,
+            _ => 1,
+        };
+        if len == 4 && enc == encoding_rs::GBK {
+            return None;
+        }
+        let code = &bytes[i..(i + len).min(bytes.len())];
+        let (text, malformed) = enc.decode_without_bom_handling(code);
+        if malformed {
+            return None;
+        }
+        for c in text.chars() {
+            match c {
+                '\u{e7c7}' if len == 4 => out.push('\u{1e3f}'),
+                _ if is_private_use(c) => return None,
+                _ if len == 2 && NEWER_GB.iter().any(|(n, _)| *n == c) => return None,
+                _ => out.push(c),
+            }
+        }
+        i += len;
+    }
+    Some(out)
+}
+
+/// GB18030 as `x/text` encodes it: see [`decode_gb`]. `x/text` codes the
+/// private-use characters in four bytes by its older ranges; only the
+/// first run of them (up to [`PUA_RUN_END`]) is implemented, the others
+/// are reported as not representable.
+fn encode_gb18030(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut buf = [0u8; 4];
+    for c in s.chars() {
+        if let Some((_, code)) = NEWER_GB.iter().find(|(n, _)| *n == c) {
+            out.extend_from_slice(&code.to_be_bytes());
+        } else if ('\u{e000}'..=PUA_RUN_END).contains(&c) {
+            out.extend_from_slice(&gb18030_four_byte(PUA_POINTER + (u32::from(c) - 0xe000)));
+        } else if is_private_use(c) {
+            return None;
+        } else {
+            let (bytes, _, unmappable) = encoding_rs::GB18030.encode(c.encode_utf8(&mut buf));
+            if unmappable {
+                return None;
+            }
+            out.extend_from_slice(&bytes);
+        }
+    }
+    Some(out)
+}
+
+/// The GB18030 four-byte pointer of U+E000 in `x/text`'s ranges, which
+/// count on by one up to `PUA_RUN_END`.
+const PUA_POINTER: u32 = 35517;
+const PUA_RUN_END: char = '\u{e76b}';
+
+/// The four bytes of a GB18030 four-byte pointer.
+fn gb18030_four_byte(pointer: u32) -> [u8; 4] {
+    [
+        (0x81 + pointer / 12600) as u8,
+        (0x30 + pointer / 1260 % 10) as u8,
+        (0x81 + pointer / 10 % 126) as u8,
+        (0x30 + pointer % 10) as u8,
+    ]
+}
+
+/// Characters the current WHATWG GB18030 index gives two-byte codes,
+/// with the four-byte codes `x/text`'s older index gives them instead.
+const NEWER_GB: [(char, u32); 19] = [
+    ('\u{1e3f}', 0x8135_f437),
+    ('\u{9fb4}', 0x8235_9037),
+    ('\u{9fb5}', 0x8235_9038),
+    ('\u{9fb6}', 0x8235_9039),
+    ('\u{9fb7}', 0x8235_9130),
+    ('\u{9fb8}', 0x8235_9131),
+    ('\u{9fb9}', 0x8235_9132),
+    ('\u{9fba}', 0x8235_9133),
+    ('\u{9fbb}', 0x8235_9134),
+    ('\u{fe10}', 0x8431_8236),
+    ('\u{fe11}', 0x8431_8237),
+    ('\u{fe12}', 0x8431_8238),
+    ('\u{fe13}', 0x8431_8239),
+    ('\u{fe14}', 0x8431_8330),
+    ('\u{fe15}', 0x8431_8331),
+    ('\u{fe16}', 0x8431_8332),
+    ('\u{fe17}', 0x8431_8333),
+    ('\u{fe18}', 0x8431_8334),
+    ('\u{fe19}', 0x8431_8335),
+];
 
 /// Mirrors `x/text`'s `utf16Decoder`: a leading byte order mark is honoured
 /// and dropped when `bom`; unpaired surrogates and a final odd byte decode
