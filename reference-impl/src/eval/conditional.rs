@@ -5,10 +5,10 @@
 
 use super::{Diags, Evaluated, Evaluator};
 use crate::ast::Expr;
-use crate::convert::convert;
+use crate::convert::{convert, get_conversion_unsafe, Conversion};
 use crate::error::{Error, Span};
 use crate::types::Type;
-use crate::unify::unify_unsafe;
+use crate::unify::unify_with_conversions;
 use crate::value::Value;
 
 const INCONSISTENT_TYPES: &str = "Inconsistent conditional result types";
@@ -25,19 +25,27 @@ pub(super) fn conditional<'a>(
     let (false_val, false_diags) = ev.eval(false_expr);
 
     // A literal `null` result takes the other result's type; a result of
-    // unknown type leaves the result type unknown.
+    // unknown type leaves the result type unknown. Otherwise the results
+    // unify, and unify's own conversions are applied later: they can fail
+    // where a direct conversion to the unified type would not.
     let true_ty = true_val.ty();
     let false_ty = false_val.ty();
-    let (result_ty, convert_true, convert_false) = if is_dynamic_null(&true_val) {
-        (false_ty, true, false)
+    let (result_ty, convs): (Type, [Option<Conversion>; 2]) = if is_dynamic_null(&true_val) {
+        let conv = get_conversion_unsafe(&Type::Dynamic, &false_ty);
+        (false_ty, [conv, None])
     } else if is_dynamic_null(&false_val) {
-        (true_ty, false, true)
+        let conv = get_conversion_unsafe(&Type::Dynamic, &true_ty);
+        (true_ty, [None, conv])
     } else if true_ty == Type::Dynamic || false_ty == Type::Dynamic {
-        (Type::Dynamic, false, false)
+        (Type::Dynamic, [None, None])
     } else {
-        match unify_unsafe(&[true_ty.clone(), false_ty.clone()]) {
-            Some((ty, needs)) => (ty, needs[0], needs[1]),
-            None => {
+        match unify_with_conversions(&[true_ty.clone(), false_ty.clone()], true) {
+            Some((ty, mut convs)) if convs.len() == 2 => {
+                let false_conv = convs.pop().flatten();
+                let true_conv = convs.pop().flatten();
+                (ty, [true_conv, false_conv])
+            }
+            _ => {
                 let error = Error::eval(
                     INCONSISTENT_TYPES,
                     format!(
@@ -76,22 +84,23 @@ pub(super) fn conditional<'a>(
         }
     };
 
-    let (value, branch_diags, needs_conversion, branch, which) = if cond {
-        (true_val, true_diags, convert_true, true_expr, "true")
+    let [true_conv, false_conv] = convs;
+    let (value, branch_diags, conv, branch, which) = if cond {
+        (true_val, true_diags, true_conv, true_expr, "true")
     } else {
-        (false_val, false_diags, convert_false, false_expr, "false")
+        (false_val, false_diags, false_conv, false_expr, "false")
     };
     diags.append(branch_diags);
-    if !needs_conversion {
+    let Some(conv) = conv else {
         return (value, diags);
-    }
-    match convert(&value, &result_ty) {
+    };
+    match conv.apply(&value) {
         Ok(v) => (v, diags),
         Err(e) => {
             diags.push(Error::eval(
                 INCONSISTENT_TYPES,
                 format!(
-                    "The {which} result cannot take the result type: {}.",
+                    "The {which} result value has the wrong type: {}.",
                     e.message
                 ),
                 branch.span,
@@ -180,6 +189,14 @@ mod tests {
                 ("true ? 1 : nope", "OK number 1"),
                 ("false ? 1 : nope", "ERR Unknown variable @ 1:13:12-1:17:16"),
                 ("ub ? nope : 1", "OK dynamic unknown(dynamic)"),
+                (
+                    "true ? [[], [\"\"]] : tolist([])",
+                    "ERR Inconsistent conditional result types @ 1:8:7-1:18:17",
+                ),
+                (
+                    "false ? [[], [\"\"]] : tolist([])",
+                    "OK list(dynamic) list<dynamic>[]",
+                ),
             ],
             HclVersion::V2_14,
         );

@@ -71,24 +71,27 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     }
     match source_ty {
         Type::List(_) | Type::Set(_) => {
-            let Some(first) = vals.first() else {
+            if vals.is_empty() {
                 let (ty, ty_diags) = result_type(ev, each, &source_ty);
                 diags.append(ty_diags);
                 let elem = ty.element_type().cloned().unwrap_or(Type::Dynamic);
                 return (Value::list(elem, Vec::new()), diags);
-            };
-            let elem = first.ty();
-            if vals.iter().skip(1).any(|v| v.ty() != elem) {
-                // cty cannot build such a list; HCL's parser never produces
-                // an expression that gets here.
-                diags.push(Error::eval(
-                    "Inconsistent list element types",
-                    "The splat results do not all have the same type.",
-                    each.span,
-                ));
-                return (Value::dynamic_unknown(), diags);
             }
-            (Value::list(elem, vals), diags)
+            // As `cty.ListVal`: results of the dynamic type (an unknown or
+            // null of unknown type) take the others' element type.
+            match Value::list_of(vals) {
+                Some(list) => (list, diags),
+                None => {
+                    // cty would panic here; no expression HCL's parser
+                    // produces is known to get here.
+                    diags.push(Error::eval(
+                        "Inconsistent list element types",
+                        "The splat results do not all have the same type.",
+                        each.span,
+                    ));
+                    (Value::dynamic_unknown(), diags)
+                }
+            }
         }
         _ => (Value::tuple(vals), diags),
     }

@@ -28,8 +28,6 @@ pub(super) fn functions() -> Vec<Function> {
 const NOT_AN_INT: &str =
     "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
 
-/// How cty reports a panic it recovered inside a function implementation.
-
 const COALESCE_TYPES: &str = "all arguments must have the same type";
 const COALESCE_NONE: &str = "no non-null, non-empty-string arguments";
 const SUM_NONITERABLE: &str = "cannot sum noniterable";

@@ -10,6 +10,9 @@ use crate::types::Type;
 use crate::unify::unify_unsafe;
 use crate::value::Value;
 
+/// The panic of `cty.ListVal` for elements of different types.
+const INCONSISTENT_LIST_ELEMENTS: &str = "inconsistent list element types";
+
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
     vec![
@@ -142,6 +145,10 @@ fn concat() -> Function {
         }),
         implementation: Box::new(|args, ret| match ret {
             Type::List(elem) => {
+                // The unified type can have a dynamic element type, which
+                // leaves the converted elements as they were: cty builds the
+                // list from the elements themselves (`cty.ListVal`), taking
+                // its element type from them and panicking when they differ.
                 let mut items = Vec::new();
                 for (i, arg) in args.iter().enumerate() {
                     let list = convert(arg, ret).map_err(|e| CallError::arg(i, e.message))?;
@@ -149,7 +156,10 @@ fn concat() -> Function {
                         items.extend(part);
                     }
                 }
-                Ok(Value::list((**elem).clone(), items))
+                if items.is_empty() {
+                    return Ok(Value::list((**elem).clone(), items));
+                }
+                Value::list_of(items).ok_or_else(|| CallError::panicked(INCONSISTENT_LIST_ELEMENTS))
             }
             _ => {
                 let mut items = Vec::new();
@@ -198,6 +208,30 @@ fn simple_case(c: char, upper: bool) -> char {
 #[cfg(test)]
 mod tests {
     use super::simple_case;
+    use crate::functions::lookup;
+    use crate::number::Number;
+    use crate::types::Type;
+    use crate::value::Value;
+
+    fn list(elem: Type, items: Vec<Value>) -> Value {
+        Value::list(elem, items)
+    }
+
+    // Checked against go-cty 1.12.1's ConcatFunc.
+    #[test]
+    fn concat_builds_lists_from_their_elements() {
+        let concat = lookup("concat").unwrap();
+        let empty = list(Type::Dynamic, Vec::new());
+        let one_tuple = list(Type::Tuple(Vec::new()), vec![Value::tuple(Vec::new())]);
+        let got = concat.call(&[empty.clone(), one_tuple]).unwrap();
+        assert_eq!(got.ty(), Type::list(Type::Tuple(Vec::new())));
+        assert_eq!(got.length(), 1);
+
+        let numbers = list(Type::Number, vec![Value::number(Number::from_u64(0))]);
+        let bools = list(Type::Bool, vec![Value::bool(true)]);
+        let err = concat.call(&[numbers, bools, empty]).unwrap_err();
+        assert!(err.message().contains("inconsistent list element types"));
+    }
 
     #[test]
     fn simple_case_mapping_matches_go() {
