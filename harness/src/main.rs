@@ -44,6 +44,9 @@ enum Command {
         #[command(flatten)]
         corpus: cli::CorpusArgs,
     },
+    /// List the built-in functions the reference implementation provides,
+    /// one name per line.
+    Functions,
     /// Count cases per area and per seed document section.
     Stats {
         #[command(flatten)]
@@ -98,6 +101,12 @@ fn main() -> ExitCode {
             hcl_version,
             corpus,
         } => cli::export(&corpus, hcl_version),
+        Command::Functions => {
+            for name in hclspec_reference::functions::names() {
+                println!("{name}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Stats { corpus } => cli::stats(&corpus),
         Command::Verify { oracle, corpus } => cli::verify(&oracle, &corpus),
         Command::Record {
