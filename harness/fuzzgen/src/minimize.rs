@@ -278,7 +278,7 @@ impl Shrinker<'_> {
 const CHARACTER_PASS_MAX: usize = 160;
 
 /// Runs shorter than this are tried at every token offset.
-const FINE_CHUNK: usize = 4;
+const FINE_CHUNK: usize = 8;
 
 /// A template directive block: the tokens from its opening `%{` to the
 /// `}` that closes its end directive, and its body between the two.

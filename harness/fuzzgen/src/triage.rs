@@ -42,7 +42,8 @@ pub enum Recorded {
 #[derive(Clone, Debug)]
 pub struct TriageCase {
     pub oracle: OracleKind,
-    pub class: Class,
+    /// The divergence class; `None` for a case the oracle failed on.
+    pub class: Option<Class>,
     /// The signature with the minimized source's construct fingerprint.
     pub signature: String,
     pub request: Request,
@@ -89,11 +90,46 @@ impl Triage {
         }
         let dir = self.root.join(case.oracle.name());
         std::fs::create_dir_all(&dir)?;
-        let path = dir.join(format!("{}-{}.json", case.class, case_hash(&case.request)));
+        let path = dir.join(format!(
+            "{}-{}.json",
+            class_name(case.class),
+            case_hash(&case.request)
+        ));
         std::fs::write(&path, case_file_text(&case_document(case)))?;
         Ok(Some(path))
     }
 }
+
+impl Triage {
+    /// Writes a case the Go oracle failed on (its process crashed or timed
+    /// out: not a divergence, but worth a look) as a pending case under
+    /// `go-poisoned/`, once per kind of failure.
+    pub fn write_poisoned(&mut self, req: &Request, why: &str) -> std::io::Result<Option<PathBuf>> {
+        let head: String = crate::diff::without_numbers(why).chars().take(80).collect();
+        let signature = format!("go/poisoned/{head}");
+        if !self.known.insert(signature.clone()) {
+            return Ok(None);
+        }
+        let mut req = req.clone();
+        req.hcl_version = None;
+        let case = TriageCase {
+            oracle: OracleKind::Go,
+            class: None,
+            signature,
+            request: req,
+            expect: Recorded::Pending("the Go oracle failed on it".into()),
+            note: format!("The Go oracle failed on this case (not a divergence): {why}."),
+        };
+        let dir = self.root.join(POISONED_DIR);
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join(format!("{}.json", case_hash(&case.request)));
+        std::fs::write(&path, case_file_text(&case_document(&case)))?;
+        Ok(Some(path))
+    }
+}
+
+/// Where cases the Go oracle failed on go.
+pub const POISONED_DIR: &str = "go-poisoned";
 
 /// How deep the triage folder is searched.
 const MAX_DIR_DEPTH: usize = 4;
@@ -124,6 +160,11 @@ fn collect_signatures(dir: &Path, out: &mut HashSet<String>, depth: usize) {
             }
         }
     }
+}
+
+/// The class's name, or `poisoned` for a case the oracle failed on.
+fn class_name(class: Option<Class>) -> &'static str {
+    class.map_or("poisoned", Class::name)
 }
 
 /// A short stable hash of a request's kind, source and scope.
@@ -213,7 +254,7 @@ pub fn case_document(case: &TriageCase) -> Json {
     let tags = vec![
         Json::String("fuzz".into()),
         Json::String(case.oracle.name().into()),
-        Json::String(case.class.name().into()),
+        Json::String(class_name(case.class).into()),
         Json::String(format!("{SIGNATURE_TAG}{}", case.signature)),
     ];
     c.insert("tags".into(), Json::Array(tags));
@@ -242,7 +283,7 @@ mod tests {
         );
         TriageCase {
             oracle: OracleKind::Go,
-            class: Class::ValueMismatch,
+            class: Some(Class::ValueMismatch),
             signature: "go/value_mismatch/value:number/value:number/+ num".into(),
             request: Request {
                 id: "3".into(),
@@ -300,6 +341,24 @@ mod tests {
         // A fresh look at the folder knows the signature too.
         let again = Triage::open(dir.clone());
         assert!(again.is_known(&c.signature));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn poisoned_cases_are_written_once_per_failure() {
+        let dir =
+            std::env::temp_dir().join(format!("hclspec-poisoned-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut t = Triage::open(dir.clone());
+        let req = case(Recorded::Pending(String::new())).request;
+        let path = t.write_poisoned(&req, "go crashed: timeout: no answer within 2s");
+        let path = path.unwrap().expect("written");
+        assert!(path.starts_with(dir.join(POISONED_DIR)));
+        let again = t.write_poisoned(&req, "go crashed: timeout: no answer within 3s");
+        assert_eq!(again.unwrap(), None, "numbers do not make a new failure");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let loaded = CaseFile::parse(&text, "t", "t.json", &path).unwrap();
+        assert!(loaded.cases[0].tags.contains(&"poisoned".to_string()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,60 +1,50 @@
+//! Runs a target's body on a range of seeded inputs and prints every
+//! divergence it finds (minimized), without writing triage files: a quick
+//! look without cargo-fuzz.
+//!
+//! ```text
+//! T=go N=2000 S=0 cargo test --release -p hclspec-fuzzgen --test explore -- --ignored --nocapture
+//! ```
+//!
+//! `T` is `go`, `hclrs`, `eval` or `parse` (default `hclrs`); `N` inputs
+//! (default 300) starting at seed `S` (default 0).
+
 use hclspec_fuzzgen::{seeded_bytes, Mode, Runner};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
 
 #[test]
 #[ignore]
 fn explore() {
-    let target = std::env::var("T").unwrap_or("hclrs".into());
-    let n: u64 = std::env::var("N")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    let start: u64 = std::env::var("S")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let target = std::env::var("T").unwrap_or_else(|_| "hclrs".into());
+    let n = env_u64("N", 300);
+    let start = env_u64("S", 0);
     let mut r = Runner::new(Mode::Collect, None);
     let t = std::time::Instant::now();
     for seed in start..start + n {
         let data = seeded_bytes(seed, 700);
         match target.as_str() {
-            "hclrs" => r.run_diff_hclrs(&data),
             "go" => r.run_diff_go(&data),
             "eval" => r.run_eval(&data),
-            _ => r.run_parse(&data),
+            "parse" => r.run_parse(&data),
+            _ => r.run_diff_hclrs(&data),
         }
     }
     for f in &r.found {
         println!(
-            "=== {}\n{}\nMIN: {} {:?} scope={}\n",
+            "=== {}\n{}\nminimized: {} {:?} scope {}\n",
             f.signature,
             f.divergence,
             f.request.kind.as_str(),
             f.request.source,
-            serde_json::to_string(&f.request.scope).unwrap()
+            serde_json::to_string(&f.request.scope).unwrap_or_default()
         );
     }
     println!("{:?}", r.stats);
     println!("elapsed {:?}", t.elapsed());
-}
-
-#[test]
-#[ignore]
-fn explore_min() {
-    use hclspec_fuzzgen::runner::Target;
-    let mut r = Runner::new(Mode::Collect, None);
-    let req: hclspec::protocol::Request =
-        serde_json::from_str(&std::env::var("REQ").unwrap()).unwrap();
-    let d = r.recheck(Target::DiffHclRs, &req).expect("diverges");
-    println!("{d}");
-    let mut calls = 0;
-    let min = hclspec_fuzzgen::minimize::minimize(&req, 3000, &mut |c| {
-        calls += 1;
-        r.recheck(Target::DiffHclRs, c)
-            .is_some_and(|d2| d2.signature == d.signature)
-    });
-    println!(
-        "calls {calls} -> {:?} {}",
-        min.source,
-        serde_json::to_string(&min.scope).unwrap()
-    );
 }

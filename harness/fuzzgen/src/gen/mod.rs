@@ -51,18 +51,50 @@ pub struct Batch {
 /// Draws a swarm configuration, then up to `max_cases` cases, each with its
 /// own scope, all for `version`. Ids are `0`, `1`, ...
 pub fn gen_batch(data: &[u8], profile: Profile, max_cases: usize, version: Version) -> Batch {
+    batch(data, profile, max_cases, version, true)
+}
+
+fn batch(
+    data: &[u8],
+    profile: Profile,
+    max_cases: usize,
+    version: Version,
+    stop_early: bool,
+) -> Batch {
     let mut u = Unstructured::new(data);
     let swarm = Swarm::arbitrary(&mut u, profile);
     let mut requests = Vec::new();
     while requests.len() < max_cases.max(1) {
         let id = requests.len().to_string();
         requests.push(gen_case(&mut u, &swarm, id, version));
-        if u.is_empty() {
+        if stop_early && u.is_empty() {
             break;
         }
     }
     Batch { swarm, requests }
 }
+
+/// Exactly `cases` cases, for targets that send a batch to a process: a
+/// short input is read as the stream `data`, `data` xor 1, `data` xor 2, ...
+/// (up to [`FILL_BYTES_PER_CASE`] bytes a case), so that every input keeps
+/// the pipeline full.
+pub fn gen_batch_filled(data: &[u8], profile: Profile, cases: usize, version: Version) -> Batch {
+    let want = cases.max(1) * FILL_BYTES_PER_CASE;
+    if data.is_empty() || data.len() >= want {
+        return batch(data, profile, cases, version, data.is_empty());
+    }
+    let mut stream = Vec::with_capacity(want);
+    let mut round: u8 = 0;
+    while stream.len() < want {
+        stream.extend(data.iter().map(|b| b ^ round));
+        round = round.wrapping_add(1);
+    }
+    stream.truncate(want);
+    batch(&stream, profile, cases, version, false)
+}
+
+/// How many bytes [`gen_batch_filled`] makes available per case.
+pub const FILL_BYTES_PER_CASE: usize = 48;
 
 /// One case: a scope, then an expression or a bare template over it.
 pub fn gen_case(u: &mut Unstructured<'_>, swarm: &Swarm, id: String, version: Version) -> Request {
@@ -286,24 +318,6 @@ pub(crate) fn chance(u: &mut Unstructured<'_>, pct: u8) -> bool {
 /// An element of a non-empty pool; the first once the bytes run out.
 pub(crate) fn pick<T: Clone>(u: &mut Unstructured<'_>, pool: &[T]) -> T {
     pool[u.choose_index(pool.len()).unwrap_or(0)].clone()
-}
-
-/// Which profile a generated request was made for does not travel with
-/// it; this is the scope size in bytes, to keep an eye on request sizes.
-pub fn scope_bytes(req: &Request) -> usize {
-    req.scope
-        .values()
-        .map(|tv| tv.to_json().to_string().len())
-        .sum()
-}
-
-/// The profile whose generator makes cases for `oracle`.
-pub fn profile_for(oracle: crate::oracle::OracleKind) -> Profile {
-    match oracle {
-        crate::oracle::OracleKind::Go => Profile::Go,
-        crate::oracle::OracleKind::HclRs => Profile::HclRs,
-        crate::oracle::OracleKind::Reference => Profile::Eval,
-    }
 }
 
 #[cfg(test)]

@@ -95,3 +95,18 @@ fn generated_sources_mostly_parse_and_cover_the_syntax() {
     );
     assert!(seen.len() >= 20, "constructs seen: {seen:?}");
 }
+
+#[test]
+fn filled_batches_have_every_case() {
+    let b = gen_batch_filled(&[7, 200, 13], Profile::Go, 24, Version::V2_14);
+    assert_eq!(b.requests.len(), 24);
+    let distinct: std::collections::BTreeSet<&str> =
+        b.requests.iter().map(|r| r.source.as_str()).collect();
+    assert!(distinct.len() > 4, "{distinct:?}");
+    // Long inputs are read as they are.
+    let data = seeded_bytes(1, 100 * FILL_BYTES_PER_CASE);
+    let a = gen_batch_filled(&data, Profile::Go, 24, Version::V2_14);
+    let b = gen_batch(&data, Profile::Go, 24, Version::V2_14);
+    assert_eq!(a.requests.len(), 24);
+    assert_eq!(a.requests[..b.requests.len()], b.requests[..]);
+}
