@@ -16,6 +16,7 @@ use crate::value::Value;
 
 /// Standard base64 with padding, for the hash functions.
 pub(super) use base64::encode as base64_encode;
+pub(super) use json::push_json_string;
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {

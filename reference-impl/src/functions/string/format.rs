@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use super::{clusters, static_return_type, CallError, Function, Param, MAX_PAD};
 use crate::convert::convert;
+use crate::functions::encoding::push_json_string;
 use crate::functions::grapheme_count;
 use crate::number::Number;
 use crate::types::Type;
@@ -384,7 +385,7 @@ impl Verb<'_> {
             return self.pad(s.to_string());
         }
         let mut json = String::new();
-        json_string(s, &mut json);
+        push_json_string(&mut json, s);
         self.pad(json)
     }
 
@@ -626,7 +627,7 @@ fn marshal(v: &Value, out: &mut String, depth: usize) -> Result<(), &'static str
             }
             out.push_str(&n.text());
         }
-        Value::String(s) => json_string(s, out),
+        Value::String(s) => push_json_string(out, s),
         Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -643,7 +644,7 @@ fn marshal(v: &Value, out: &mut String, depth: usize) -> Result<(), &'static str
                 if i > 0 {
                     out.push(',');
                 }
-                json_string(k, out);
+                push_json_string(out, k);
                 out.push(':');
                 marshal(item, out, depth + 1)?;
             }
@@ -651,29 +652,6 @@ fn marshal(v: &Value, out: &mut String, depth: usize) -> Result<(), &'static str
         }
     }
     Ok(())
-}
-
-/// Go's `encoding/json` string encoding with HTML escaping, as
-/// `json.Marshal` writes strings.
-fn json_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// Go's `strconv.QuoteRune` (the `%q` verb on a rune).
