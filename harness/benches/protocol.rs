@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use hclspec::case::Corpus;
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
 use hclspec::locate::{CORPUS_DIR, CORPUS_ENV};
-use hclspec::protocol::{Request, Version};
+use hclspec_corpus::case::Corpus;
+use hclspec_protocol::{Request, Version};
 
 /// Passes over the corpus for the fast modes; the best one counts.
 const PASSES: usize = 5;

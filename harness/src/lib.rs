@@ -1,18 +1,14 @@
-//! hclspec's harness: the conformance corpus (`spec-tests/`), the engine
-//! protocol, the in-process reference engine, and the one comparison of an
-//! expectation with an engine's answer that every runner shares.
+//! hclspec's command-line tool as a library: engines that answer protocol
+//! requests (the in-process reference, child processes), running the corpus
+//! against them with reports, recording and verifying expectations with an
+//! oracle, and serving the reference over the protocol.
+//!
+//! The case model lives in `hclspec-corpus`, the protocol and the comparison
+//! in `hclspec-protocol`, and the library harness for Rust engines in
+//! `hclspec-harness`.
 
-pub mod case;
-pub mod compare;
 pub mod engine;
-pub mod format;
 pub mod locate;
-pub mod protocol;
 pub mod record;
 pub mod run;
-pub mod select;
 pub mod serve;
-
-pub use case::{Case, CaseFile, Corpus, Expect, Expectations};
-pub use compare::{compare, Verdict};
-pub use protocol::{Kind, Outcome, Request, Response, TypedValue, Version};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hclspec::protocol::Version;
+use hclspec_protocol::Version;
 
 mod cli;
 

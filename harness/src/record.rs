@@ -5,9 +5,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
-use crate::case::{CaseFile, Expect, Expectations, ExpectedError, ExpectedPhase};
-use crate::format::case_file_text;
-use crate::protocol::{ErrorPhase, Outcome, Request, Version};
+use hclspec_corpus::case::{CaseFile, Expectations};
+use hclspec_corpus::format::case_file_text;
+use hclspec_protocol::{ErrorPhase, Outcome, Request, Version};
+use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
 
 /// The version whose answers the oracle gives.
 pub const ORACLE_VERSION: Version = Version::V2_14;
@@ -122,6 +123,7 @@ const EXPECT_AFTER: [&str; 4] = ["scope", "source", "kind", "id"];
 const MSG_ORACLE_REJECTED: &str = "the oracle rejected the request";
 const MSG_ORACLE_UNSUPPORTED: &str = "the oracle does not support this case";
 const MSG_ORACLE_CRASHED: &str = "the oracle crashed";
+const MSG_ORACLE_ONLY_PARSED: &str = "the oracle only parsed the source";
 
 /// The expectation an oracle answer records; error summaries are kept.
 pub fn expectation_from(outcome: Outcome) -> Result<Expect, String> {
@@ -130,6 +132,7 @@ pub fn expectation_from(outcome: Outcome) -> Result<Expect, String> {
             Ok(_) => Ok(Expect::Result(v)),
             Err(e) => Err(format!("the oracle's value does not decode: {e}")),
         },
+        Outcome::Parsed => Err(MSG_ORACLE_ONLY_PARSED.to_string()),
         Outcome::Error(e) => {
             let phase = match e.phase {
                 ErrorPhase::Parse => ExpectedPhase::Parse,
@@ -162,7 +165,7 @@ fn put_after(obj: &mut Map<String, Json>, key: &str, value: Json, after: &[&str]
     obj.shift_insert(index, key.to_string(), value);
 }
 
-fn join_errors(errors: Vec<crate::case::LoadError>) -> String {
+fn join_errors(errors: Vec<hclspec_corpus::case::LoadError>) -> String {
     errors
         .iter()
         .map(|e| e.to_string())
@@ -173,7 +176,7 @@ fn join_errors(errors: Vec<crate::case::LoadError>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{ErrorBody, TypedValue};
+    use hclspec_protocol::{ErrorBody, TypedValue};
     use serde_json::json;
 
     const FILE: &str = r#"{
@@ -194,6 +197,7 @@ mod tests {
                 ty: json!("bool"),
                 value: json!(false),
                 unknown: vec![],
+                ..Default::default()
             })),
             "1" => Ok(Outcome::Error(ErrorBody {
                 phase: ErrorPhase::Eval,

@@ -4,7 +4,7 @@
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use crate::engine::{Reference, EVAL_STACK_SIZE};
-use crate::protocol::{ErrorBody, Outcome, Request, Response, Version};
+use hclspec_protocol::{ErrorBody, Outcome, Request, Response, Version};
 
 /// Answers every request line of `input` on `output`, in order, until end
 /// of input. Blank lines are skipped. Answers are flushed whenever no
@@ -78,7 +78,7 @@ fn answer(engine: &Reference, raw: &[u8]) -> Option<Response> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::ErrorPhase;
+    use hclspec_protocol::ErrorPhase;
     use std::cell::RefCell;
     use std::rc::Rc;
 

@@ -5,11 +5,11 @@
 
 use std::path::PathBuf;
 
-use hclspec::case::{Case, CaseFile, Corpus};
-use hclspec::compare::compare;
 use hclspec::engine::Reference;
 use hclspec::locate::{CORPUS_DIR, CORPUS_ENV};
-use hclspec::protocol::Version;
+use hclspec_corpus::case::{Case, CaseFile, Corpus};
+use hclspec_protocol::compare::compare;
+use hclspec_protocol::Version;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// The trial that reports whether the corpus loads.

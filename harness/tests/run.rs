@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use hclspec::case::Corpus;
-use hclspec::protocol::Version;
-use hclspec::select::Selector;
+use hclspec_corpus::case::Corpus;
+use hclspec_corpus::select::Selector;
+use hclspec_protocol::Version;
 use serde_json::Value as Json;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hclspec");

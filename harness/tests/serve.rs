@@ -6,10 +6,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hclspec::case::{Expect, ExpectedError, ExpectedPhase};
-use hclspec::compare::compare;
 use hclspec::engine::{Child, ChildError, Engine};
-use hclspec::protocol::{ErrorPhase, Kind, Outcome, Request, Response, TypedValue, Version};
+use hclspec_protocol::compare::compare;
+use hclspec_protocol::{ErrorPhase, Kind, Outcome, Request, Response, TypedValue, Version};
+use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
 use serde_json::json;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hclspec");
@@ -19,6 +19,7 @@ fn number(text: &str) -> Expect {
         ty: json!("number"),
         value: serde_json::from_str(text).unwrap(),
         unknown: vec![],
+        ..Default::default()
     })
 }
 
@@ -82,6 +83,7 @@ fn serve_answers_every_line_in_order() {
         ty: json!("string"),
         value: json!("abc"),
         unknown: vec![],
+        ..Default::default()
     });
     let v = compare(&abc, &responses[4].outcome);
     assert!(v.is_pass(), "{v}");
@@ -94,6 +96,7 @@ fn request(id: &str, source: &str) -> Request {
         source: source.into(),
         scope: Default::default(),
         hcl_version: Some(Version::V2_14),
+        ..Default::default()
     }
 }
 

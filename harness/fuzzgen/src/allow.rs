@@ -7,7 +7,7 @@
 //! on the divergence class, the source and the two outcomes, or both (then
 //! both must hold).
 
-use hclspec::protocol::{ErrorPhase, Outcome, Request, TypedValue};
+use hclspec_protocol::{ErrorPhase, Outcome, Request, TypedValue};
 use hclspec_reference::convert::convert;
 use hclspec_reference::value::normalize_string;
 use hclspec_reference::{Number, Value};
@@ -197,6 +197,7 @@ fn detail_of(o: &Outcome) -> String {
         Outcome::Error(e) => format!("{} {}", e.summary, e.detail),
         Outcome::Crash(s) | Outcome::Unsupported(s) => s.clone(),
         Outcome::Result(tv) => tv.value.to_string(),
+        Outcome::Parsed => String::new(),
     }
 }
 
@@ -526,7 +527,7 @@ fn has_inexact_number(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec::protocol::{Kind, Version};
+    use hclspec_protocol::{Kind, Version};
     use serde_json::json;
 
     fn req(source: &str) -> Request {
@@ -536,6 +537,7 @@ mod tests {
             source: source.into(),
             scope: Default::default(),
             hcl_version: Some(Version::V2_14),
+            ..Default::default()
         }
     }
 
@@ -606,6 +608,7 @@ mod tests {
                 ty: json!(["list", "number"]),
                 value: json!([1, 0.1]),
                 unknown: vec![],
+                ..Default::default()
             },
         );
         assert!(f64_sensitive(&r));
@@ -631,12 +634,13 @@ mod tests {
     fn shipped_entries_explain_their_differences() {
         use crate::diff::{compare_outcomes, DiffResult};
         use crate::oracle::Answer;
-        use hclspec::protocol::ErrorBody;
+        use hclspec_protocol::ErrorBody;
         let value = |ty: Json, v: Json, unknown: Vec<Json>| {
             Outcome::Result(TypedValue {
                 ty,
                 value: v,
                 unknown,
+                ..Default::default()
             })
         };
         let error = |phase: ErrorPhase, summary: &str| {
@@ -655,6 +659,7 @@ mod tests {
                 ty: json!("string"),
                 value: Json::Null,
                 unknown: vec![json!([])],
+                ..Default::default()
             },
         );
         let nested = with_unknown.clone();
@@ -731,6 +736,7 @@ mod tests {
             ty,
             value: v,
             unknown: vec![],
+            ..Default::default()
         };
         let list = tv(json!(["list", "string"]), json!(["a", "b"]));
         let tuple = tv(json!(["tuple", ["string", "string"]]), json!(["a", "b"]));

@@ -1,5 +1,5 @@
 //! Differential comparison of the reference's outcome with another
-//! engine's, through the harness's own comparison (`hclspec::compare`),
+//! engine's, through the harness's own comparison (`hclspec_protocol::compare`),
 //! and the classes a divergence falls into.
 //!
 //! Each class fails from a function of its own (`divergence_value_mismatch`,
@@ -8,9 +8,9 @@
 
 use std::fmt;
 
-use hclspec::case::{Expect, ExpectedError, ExpectedPhase};
-use hclspec::compare::{compare_with, round_numbers_f64, CompareOptions, Verdict};
-use hclspec::protocol::{ErrorBody, ErrorPhase, Outcome, Request, TypedValue};
+use hclspec_protocol::compare::{compare_with, round_numbers_f64, CompareOptions, Verdict};
+use hclspec_protocol::{ErrorBody, ErrorPhase, Outcome, Request, TypedValue};
+use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
 
 use crate::allow::AllowList;
 use crate::oracle::{Answer, OracleKind};
@@ -288,6 +288,7 @@ pub fn compare_outcomes(
             normalize_f64(other),
             CompareOptions {
                 check_summary: false,
+                ..Default::default()
             },
         ),
         _ => (other.clone(), reference.clone(), CompareOptions::default()),
@@ -396,6 +397,7 @@ pub fn outcome_line(o: &Outcome) -> String {
             s
         }
         Outcome::Error(e) => format!("{} error {:?}: {}", e.phase.as_str(), e.summary, e.detail),
+        Outcome::Parsed => "parsed".into(),
         Outcome::Unsupported(why) => format!("unsupported: {why}"),
         Outcome::Crash(why) => format!("crash: {why}"),
     }
@@ -428,6 +430,7 @@ pub fn abstract_outcome(o: &Outcome) -> String {
             let words = first.split('`').next().unwrap_or("").trim();
             format!("{}:{}", phase.as_str(), without_numbers(words))
         }
+        Outcome::Parsed => "parsed".into(),
         Outcome::Unsupported(_) => "unsupported".into(),
         Outcome::Crash(msg) => {
             let head = msg.split(" (at ").next().unwrap_or(msg);
@@ -466,7 +469,7 @@ fn type_head(ty: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec::protocol::{Kind, Version};
+    use hclspec_protocol::{Kind, Version};
     use serde_json::json;
 
     fn req(source: &str) -> Request {
@@ -476,6 +479,7 @@ mod tests {
             source: source.into(),
             scope: Default::default(),
             hcl_version: Some(Version::V2_14),
+            ..Default::default()
         }
     }
 
@@ -484,6 +488,7 @@ mod tests {
             ty,
             value: serde_json::from_str(v).unwrap(),
             unknown: vec![],
+            ..Default::default()
         })
     }
 
@@ -625,7 +630,7 @@ mod tests {
             assert_eq!(Class::from_name(c.name()), Some(c));
         }
         let r = std::panic::catch_unwind(|| Class::ErrorPhase.fail("x"));
-        let msg = hclspec::protocol::panic_message(&*r.unwrap_err());
+        let msg = hclspec_protocol::panic_message(&*r.unwrap_err());
         assert!(msg.starts_with("divergence (error phase)"), "{msg}");
     }
 }

@@ -3,7 +3,7 @@
 //! source, types are consistent when the scope becomes unknown, and the
 //! two HCL version profiles only differ where they are meant to.
 
-use hclspec::protocol::{Outcome, Request, TypedValue, Version};
+use hclspec_protocol::{Outcome, Request, TypedValue, Version};
 use hclspec_reference::value::normalize_string;
 use hclspec_reference::{Type, Value};
 
@@ -198,7 +198,7 @@ pub fn with_version(req: &Request, v: Version) -> Request {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec::protocol::{ErrorBody, ErrorPhase, Kind, Position, Range};
+    use hclspec_protocol::{ErrorBody, ErrorPhase, Kind, Position, Range};
     use serde_json::json;
     use std::collections::BTreeMap;
 
@@ -263,6 +263,7 @@ mod tests {
             source: "é\n+".into(),
             scope: Default::default(),
             hcl_version: None,
+            ..Default::default()
         };
         let err = |start: (u64, u64), end: (u64, u64)| {
             Outcome::Error(ErrorBody {
@@ -303,6 +304,7 @@ mod tests {
                 ty,
                 value: v,
                 unknown,
+                ..Default::default()
             })
         };
         let known = tv(json!(["list", "string"]), json!(["a"]), vec![]);

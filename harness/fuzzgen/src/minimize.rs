@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use hclspec::protocol::{Request, TypedValue};
+use hclspec_protocol::{Request, TypedValue};
 use hclspec_reference::{Type, Value};
 
 use crate::tokens::{groups, tokenize};
@@ -418,7 +418,7 @@ fn smaller_values(v: &Value, depth: usize) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec::protocol::{Kind, Version};
+    use hclspec_protocol::{Kind, Version};
 
     fn req(source: &str) -> Request {
         Request {
@@ -427,6 +427,7 @@ mod tests {
             source: source.into(),
             scope: Default::default(),
             hcl_version: Some(Version::V2_14),
+            ..Default::default()
         }
     }
 

@@ -14,7 +14,7 @@ use std::sync::Once;
 use std::time::Duration;
 
 use hclspec::engine::{Child, Engine, Reference};
-use hclspec::protocol::{panic_message, Outcome, Request, Version};
+use hclspec_protocol::{panic_message, Outcome, Request, Version};
 
 /// Which engine an oracle runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -304,7 +304,7 @@ fn short_location(file: &str, line: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec::protocol::Kind;
+    use hclspec_protocol::Kind;
 
     fn req(source: &str) -> Request {
         Request {
@@ -313,6 +313,7 @@ mod tests {
             source: source.into(),
             scope: Default::default(),
             hcl_version: Some(Version::V2_14),
+            ..Default::default()
         }
     }
 

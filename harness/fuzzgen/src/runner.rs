@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use hclspec::compare::compare;
-use hclspec::protocol::{Kind, Outcome, Request, Version};
+use hclspec_protocol::compare::compare;
+use hclspec_protocol::{Kind, Outcome, Request, Version};
 
 use crate::allow::AllowList;
 use crate::config::Profile;
@@ -235,6 +235,7 @@ impl Runner {
                     source: source.clone(),
                     scope: Default::default(),
                     hcl_version: Some(version),
+                    ..Default::default()
                 };
                 self.stats.cases += 1;
                 if let Some(d) = self.recheck(Target::Parse, &req) {
@@ -696,7 +697,7 @@ pub const GO_NONDETERMINISTIC: &str = "go-nondeterministic";
 pub const HCL_UNKNOWN_TYPES: &str = "hcl-unknown-type-inconsistency";
 
 fn is_parse_error(o: &Outcome) -> bool {
-    matches!(o, Outcome::Error(e) if e.phase == hclspec::protocol::ErrorPhase::Parse)
+    matches!(o, Outcome::Error(e) if e.phase == hclspec_protocol::ErrorPhase::Parse)
 }
 
 fn diverged(r: DiffResult) -> Option<Divergence> {

@@ -6,9 +6,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use hclspec::case::Expect;
-use hclspec::format::case_file_text;
-use hclspec::protocol::{Kind, Request};
+use hclspec_corpus::format::case_file_text;
+use hclspec_protocol::Expect;
+use hclspec_protocol::{Kind, Request};
 use serde_json::{Map, Value as Json};
 
 use crate::diff::Class;
@@ -267,8 +267,9 @@ pub fn case_document(case: &TriageCase) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec::case::{CaseFile, ExpectedError, ExpectedPhase};
-    use hclspec::protocol::{TypedValue, Version};
+    use hclspec_corpus::case::CaseFile;
+    use hclspec_protocol::{ExpectedError, ExpectedPhase};
+    use hclspec_protocol::{TypedValue, Version};
     use serde_json::json;
 
     fn case(expect: Recorded) -> TriageCase {
@@ -279,6 +280,7 @@ mod tests {
                 ty: json!(["list", "number"]),
                 value: json!([1, null]),
                 unknown: vec![json!([1])],
+                ..Default::default()
             },
         );
         TriageCase {
@@ -291,6 +293,7 @@ mod tests {
                 source: "${xs[0] + 1}".into(),
                 scope,
                 hcl_version: Some(Version::V2_14),
+                ..Default::default()
             },
             expect,
             note: "reference answered 3.".into(),
@@ -308,6 +311,7 @@ mod tests {
             ty: json!("number"),
             value: json!(2),
             unknown: vec![],
+            ..Default::default()
         });
         for rec in [
             Recorded::Same(e.clone()),

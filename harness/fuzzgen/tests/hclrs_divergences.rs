@@ -6,12 +6,12 @@
 
 use std::path::Path;
 
-use hclspec::case::CaseFile;
-use hclspec::compare::compare;
-use hclspec::protocol::{Outcome, Version};
+use hclspec_corpus::case::CaseFile;
 use hclspec_fuzzgen::allow::AllowList;
 use hclspec_fuzzgen::diff::{compare_outcomes, outcome_line, DiffResult};
 use hclspec_fuzzgen::{Answer, HclRsOracle, OracleKind, ReferenceOracle};
+use hclspec_protocol::compare::compare;
+use hclspec_protocol::{Outcome, Version};
 
 fn load() -> CaseFile {
     let path = hclspec::locate::built_repo_root().join("fuzz/hclrs-divergences.json");

@@ -145,12 +145,13 @@ fn divergences_become_loadable_corpus_cases() {
         let _ = std::fs::remove_dir_all(&dir);
         let mut r = Runner::new(Mode::Record, Some(dir.clone()));
         r.allow = hclspec_fuzzgen::allow::AllowList::empty();
-        let req = hclspec::protocol::Request {
+        let req = hclspec_protocol::Request {
             id: "0".into(),
-            kind: hclspec::protocol::Kind::Expression,
+            kind: hclspec_protocol::Kind::Expression,
             source: "[1, 2, 5 % 0][2]".into(),
             scope: Default::default(),
-            hcl_version: Some(hclspec::protocol::Version::V2_14),
+            hcl_version: Some(hclspec_protocol::Version::V2_14),
+            ..Default::default()
         };
         let d = r
             .recheck(hclspec_fuzzgen::Target::DiffHclRs, &req)
@@ -161,7 +162,7 @@ fn divergences_become_loadable_corpus_cases() {
         let found = r.triage_divergence(hclspec_fuzzgen::Target::DiffHclRs, d, &req);
         let path = found.expect("a new triage case").path.expect("written");
         let text = std::fs::read_to_string(&path).unwrap();
-        let file = hclspec::case::CaseFile::parse(&text, "t", "t.json", &path)
+        let file = hclspec_corpus::case::CaseFile::parse(&text, "t", "t.json", &path)
             .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
         assert_eq!(file.cases.len(), 1);
         assert!(

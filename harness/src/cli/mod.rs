@@ -10,13 +10,14 @@ use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use serde_json::{Map, Value as Json};
 
-use hclspec::case::{Case, CaseFile, Corpus, Expect, Expectations};
-use hclspec::compare::compare;
 use hclspec::engine::{Child, DEFAULT_TIMEOUT};
 use hclspec::locate;
-use hclspec::protocol::{Request, Version};
 use hclspec::record::{record_file, RecordOptions, ORACLE_VERSION};
-use hclspec::select::Selector;
+use hclspec_corpus::case::{Case, CaseFile, Corpus, Expectations};
+use hclspec_corpus::select::Selector;
+use hclspec_protocol::compare::compare;
+use hclspec_protocol::Expect;
+use hclspec_protocol::{Request, Version};
 
 mod run;
 
@@ -294,7 +295,7 @@ fn file_names(corpus: &Path, path: &Path) -> (String, String) {
                 .map(|x| x.as_os_str().to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join("/");
-            (name, hclspec::case::display_name(&c, &p))
+            (name, hclspec_corpus::case::display_name(&c, &p))
         }
         None => {
             let display = path.display().to_string();
@@ -307,7 +308,7 @@ fn file_names(corpus: &Path, path: &Path) -> (String, String) {
 pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<ExitCode> {
     let files = if files.is_empty() {
         let dir = locate::corpus_dir(corpus);
-        hclspec::case::case_file_paths(&dir)
+        hclspec_corpus::case::case_file_paths(&dir)
             .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
     } else {
         files.to_vec()
@@ -318,7 +319,7 @@ pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<Exit
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let doc: Json = serde_json::from_str(&text)
             .with_context(|| format!("{} is not JSON", path.display()))?;
-        let laid_out = hclspec::format::case_file_text(&doc);
+        let laid_out = hclspec_corpus::format::case_file_text(&doc);
         if laid_out == text {
             continue;
         }

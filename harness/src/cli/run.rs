@@ -9,12 +9,12 @@ use anyhow::{bail, Context as _, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use hclspec::case::Corpus;
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
-use hclspec::protocol::Version;
 use hclspec::run::matrix::{Column, Matrix};
 use hclspec::run::skip::SkipList;
 use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
+use hclspec_corpus::case::Corpus;
+use hclspec_protocol::Version;
 
 use super::CorpusArgs;
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::process::{Event, Process};
 use super::{Engine, Exchange};
-use crate::protocol::{Request, Response};
+use hclspec_protocol::{Request, Response};
 
 /// How long one request may take unless the caller says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

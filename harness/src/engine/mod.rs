@@ -13,7 +13,7 @@ pub use child::{Child, ChildError, DEFAULT_TIMEOUT, DEFAULT_WINDOW, STDERR_MAX_L
 pub use oneshot::OneShot;
 pub use reference::{InProcess, Reference, EVAL_STACK_SIZE};
 
-use crate::protocol::{Request, Response};
+use hclspec_protocol::{Request, Response};
 
 /// Something that answers requests.
 pub trait Engine {

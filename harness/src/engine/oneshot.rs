@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::child::check_response;
 use super::process::{Event, Process};
 use super::{ChildError, Engine, Exchange};
-use crate::protocol::Request;
+use hclspec_protocol::Request;
 
 pub struct OneShot {
     command: Vec<String>,

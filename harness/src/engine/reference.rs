@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use hclspec_reference::eval::Context;
 
 use super::{ChildError, Engine, Exchange};
-use crate::protocol::{panic_message, ErrorBody, Outcome, Request, Response, TypedValue, Version};
+use hclspec_protocol::{panic_message, ErrorBody, Outcome, Request, Response, TypedValue, Version};
 
 /// Stack for an evaluation thread: deep but legal inputs must reach the
 /// reference implementation's own depth limits, not the end of the stack.
@@ -206,6 +206,8 @@ impl Engine for InProcess {
 
 const MSG_WORKER_DIED: &str = "the evaluation thread died";
 
+const MSG_NOT_YET: &str = "the reference implementation does not model";
+
 const MSG_PANIC: &str = "the reference implementation panicked";
 
 thread_local! {
@@ -240,7 +242,7 @@ fn evaluate_unguarded(req: &Request, version: Version) -> Outcome {
                 variables.insert(name.clone(), v);
             }
             Err(e) => {
-                let at = crate::protocol::join_path(&format!("scope.{name}"), &e.path);
+                let at = hclspec_protocol::join_path(&format!("scope.{name}"), &e.path);
                 return Outcome::Error(ErrorBody::request(format!("{at}: {}", e.message)));
             }
         }
@@ -249,7 +251,13 @@ fn evaluate_unguarded(req: &Request, version: Version) -> Outcome {
         variables,
         version: version.to_reference(),
     };
-    match hclspec_reference::evaluate_source(req.kind.to_reference(), &req.source, &ctx) {
+    if !req.dialect.is_hcl2() {
+        return Outcome::Unsupported(format!("{MSG_NOT_YET} the {} dialect", req.dialect));
+    }
+    let Some(kind) = req.kind.source_kind() else {
+        return Outcome::Unsupported(format!("{MSG_NOT_YET} `{}` requests", req.kind.as_str()));
+    };
+    match hclspec_reference::evaluate_source(kind, &req.source, &ctx) {
         Ok(v) => Outcome::Result(TypedValue::encode(&v)),
         Err(e) => Outcome::Error(ErrorBody::from_reference(&e)),
     }
@@ -258,16 +266,9 @@ fn evaluate_unguarded(req: &Request, version: Version) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Kind;
 
     fn request(id: &str, source: &str) -> Request {
-        Request {
-            id: id.into(),
-            kind: Kind::Expression,
-            source: source.into(),
-            scope: BTreeMap::new(),
-            hcl_version: None,
-        }
+        Request::expression(id, source)
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{Numbers, Report, Status, Tally};
-use crate::protocol::Version;
+use hclspec_protocol::Version;
 
 /// One engine's column.
 #[derive(Clone, Debug, Serialize)]

@@ -15,11 +15,12 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use crate::case::{Case, CaseFile, Corpus, Expect};
-use crate::compare::{compare, values_match_f64, Verdict};
 use crate::engine::{ChildError, Engine, Exchange};
-use crate::protocol::{Kind, Outcome, Version};
-use crate::select::Selector;
+use hclspec_corpus::case::{Case, CaseFile, Corpus};
+use hclspec_corpus::select::Selector;
+use hclspec_protocol::compare::{compare, values_match_f64, Verdict};
+use hclspec_protocol::Expect;
+use hclspec_protocol::{Kind, Outcome, Version};
 use skip::SkipList;
 
 /// The revision of the JSON report described in `docs/protocol.md`.

@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use crate::select::Pattern;
+use hclspec_corpus::select::Pattern;
 
 #[derive(Clone, Debug)]
 pub struct SkipEntry {

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::engine::ChildError;
-use crate::protocol::{ErrorBody, ErrorPhase, Request, Response, TypedValue};
+use hclspec_protocol::{ErrorBody, ErrorPhase, Request, Response, TypedValue};
 
 const FILE: &str = r#"{
   "area": "demo",
@@ -38,6 +38,7 @@ fn number(text: &str) -> Outcome {
         ty: json!("number"),
         value: serde_json::from_str(text).unwrap(),
         unknown: vec![],
+        ..Default::default()
     })
 }
 

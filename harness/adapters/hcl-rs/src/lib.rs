@@ -18,7 +18,7 @@ use hcl::edit::visit::{self, Visit};
 use hcl::eval::{Context, ErrorKind, Evaluate};
 use hcl::template::Element;
 use hcl::{Identifier, Map};
-use hclspec::protocol::{
+use hclspec_protocol::{
     panic_message, ErrorBody, ErrorPhase, Kind, Outcome, Position, Range, Request, Response,
     TypedValue,
 };
@@ -105,6 +105,10 @@ thread_local! {
 }
 
 /// Why a request gets no result: the protocol's non-result outcomes.
+const UNSUPPORTED_DIALECT: &str = "dialects other than HCL2";
+const UNSUPPORTED_CONVERT: &str = "conversion to a type constraint";
+const UNSUPPORTED_BODY: &str = "bodies";
+
 enum Refusal {
     Unsupported(&'static str),
     Error(ErrorBody),
@@ -137,6 +141,9 @@ enum Parsed {
 /// Checks in the order real HCL would fail: a malformed scope, then a parse
 /// error, then what the adapter can not translate, then evaluation.
 fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
+    if !request.dialect.is_hcl2() {
+        return Err(Refusal::Unsupported(UNSUPPORTED_DIALECT));
+    }
     let mut scope = Vec::with_capacity(request.scope.len());
     for (name, typed) in &request.scope {
         let value = typed
@@ -159,6 +166,8 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
             refuse_function_calls(|finder| finder.visit_template(&parsed))?;
             Parsed::Template(parsed.into())
         }
+        Kind::Convert => return Err(Refusal::Unsupported(UNSUPPORTED_CONVERT)),
+        Kind::Body => return Err(Refusal::Unsupported(UNSUPPORTED_BODY)),
     };
     let mut ctx = Context::new();
     for (name, value) in scope {
@@ -352,6 +361,7 @@ fn from_hcl(value: &hcl::Value, depth: usize) -> Result<TypedValue, Refusal> {
         ty,
         value,
         unknown: Vec::new(),
+        sensitive: Vec::new(),
     })
 }
 

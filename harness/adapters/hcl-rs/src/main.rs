@@ -5,8 +5,8 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::thread;
 
-use hclspec::protocol::{ErrorBody, Outcome, Response};
 use hclspec_adapter_hclrs::{answer_line, install_quiet_panic_hook};
+use hclspec_protocol::{ErrorBody, Outcome, Response};
 
 /// Stack for the serving thread: evaluation recursion is bounded by
 /// hcl-edit's nesting limits, this leaves a wide margin on top.

@@ -16,7 +16,7 @@ pub mod value;
 use std::collections::BTreeMap;
 
 use arbitrary::Unstructured;
-use hclspec::protocol::{Kind, Request, TypedValue, Version};
+use hclspec_protocol::{Kind, Request, TypedValue, Version};
 use hclspec_reference::{Type, Value};
 
 use crate::config::{Construct, Profile, Swarm};
@@ -121,6 +121,7 @@ pub fn gen_case(u: &mut Unstructured<'_>, swarm: &Swarm, id: String, version: Ve
             .map(|(name, v)| (name.clone(), TypedValue::encode(v)))
             .collect(),
         hcl_version: Some(version),
+        ..Default::default()
     }
 }
 

@@ -11,19 +11,27 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{Map, Value as Json};
 
-use crate::case::{Expect, ExpectedError};
-use crate::protocol::{ErrorBody, Outcome, TypedValue};
+use hclspec_reference::Value;
 
-/// What a comparison checks beyond the outcome kind and the value.
+use crate::{
+    ErrorBody, ErrorPhase, Expect, ExpectedError, ExpectedPhase, Level, Outcome, TypedValue,
+};
+
+/// How a comparison judges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompareOptions {
-    /// Compare error summaries when the expectation gives one.
+    /// What is judged: acceptance only, values and error phases, or
+    /// everything.
+    pub level: Level,
+    /// At the full level, compare error summaries when the expectation
+    /// gives one.
     pub check_summary: bool,
 }
 
 impl Default for CompareOptions {
     fn default() -> CompareOptions {
         CompareOptions {
+            level: Level::Full,
             check_summary: true,
         }
     }
@@ -136,9 +144,21 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// Compares with the default options.
+/// Compares at the full level.
 pub fn compare(expected: &Expect, actual: &Outcome) -> Verdict {
     compare_with(expected, actual, CompareOptions::default())
+}
+
+/// Compares at `level`.
+pub fn compare_at(expected: &Expect, actual: &Outcome, level: Level) -> Verdict {
+    compare_with(
+        expected,
+        actual,
+        CompareOptions {
+            level,
+            ..CompareOptions::default()
+        },
+    )
 }
 
 pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -> Verdict {
@@ -146,20 +166,40 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
         expected: pretty(&expected.to_json()),
         actual: pretty(&actual_doc(actual)),
     };
+    match actual {
+        Outcome::Unsupported(reason) => {
+            return Verdict::Unsupported {
+                reason: reason.clone(),
+            }
+        }
+        Outcome::Crash(message) => {
+            return Verdict::Crash {
+                message: message.clone(),
+            }
+        }
+        _ => {}
+    }
+    if opts.level == Level::Parse {
+        return compare_acceptance(expected, actual, diff);
+    }
     match (expected, actual) {
-        (_, Outcome::Unsupported(reason)) => Verdict::Unsupported {
-            reason: reason.clone(),
+        (_, Outcome::Unsupported(_) | Outcome::Crash(_)) => unreachable!("answered above"),
+        (_, Outcome::Parsed) => Verdict::Unsupported {
+            reason: format!("{MSG_ONLY_PARSED} {}", opts.level),
         },
-        (_, Outcome::Crash(message)) => Verdict::Crash {
-            message: message.clone(),
-        },
-        (Expect::Result(e), Outcome::Result(a)) => match values_match(e, a) {
-            Ok(()) => Verdict::Pass,
-            Err(reason) => Verdict::Fail {
-                reason,
-                diff: diff(),
-            },
-        },
+        (Expect::Result(e), Outcome::Result(a)) => {
+            let matched = match opts.level {
+                Level::Full => values_match(e, a).and_then(|()| sensitive_match(e, a)),
+                _ => values_match_loosely(e, a),
+            };
+            match matched {
+                Ok(()) => Verdict::Pass,
+                Err(reason) => Verdict::Fail {
+                    reason,
+                    diff: diff(),
+                },
+            }
+        }
         (Expect::Result(_), Outcome::Error(err)) => Verdict::Fail {
             reason: format!(
                 "expected a value, got {} error",
@@ -173,8 +213,9 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
         },
         (Expect::Error(e), Outcome::Error(a)) => {
             let phase_ok = e.phase.as_str() == a.phase.as_str();
-            let summary_ok =
-                !opts.check_summary || e.summary.as_deref().map_or(true, |s| s == a.summary);
+            let summary_ok = opts.level != Level::Full
+                || !opts.check_summary
+                || e.summary.as_deref().map_or(true, |s| s == a.summary);
             if phase_ok && summary_ok {
                 Verdict::Pass
             } else {
@@ -186,6 +227,141 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
             }
         }
     }
+}
+
+const MSG_ONLY_PARSED: &str =
+    "the engine only parsed the source (answered `parsed`), and this is judged at the level";
+const MSG_REJECTED: &str =
+    "expected the source to be accepted, the engine rejected it as a parse error";
+const MSG_ACCEPTED: &str =
+    "expected the source to be rejected as a parse error, the engine accepted it";
+const MSG_SENSITIVE_DIFFER: &str = "result sensitive parts differ";
+
+/// The parse level: a source HCL rejects while parsing must be rejected
+/// with a parse error; every other source must be accepted, whatever it
+/// then evaluates to.
+fn compare_acceptance(expected: &Expect, actual: &Outcome, diff: impl Fn() -> Diff) -> Verdict {
+    let expect_rejected = matches!(expected, Expect::Error(e) if e.phase == ExpectedPhase::Parse);
+    let request_error = || Verdict::Fail {
+        reason: format!(
+            "expected the source to be {}, got a request error",
+            if expect_rejected {
+                "rejected"
+            } else {
+                "accepted"
+            }
+        ),
+        diff: diff(),
+    };
+    match actual {
+        Outcome::Error(a) if a.phase == ErrorPhase::Request => request_error(),
+        Outcome::Error(a) if a.phase == ErrorPhase::Parse => {
+            if expect_rejected {
+                Verdict::Pass
+            } else {
+                Verdict::Fail {
+                    reason: MSG_REJECTED.to_string(),
+                    diff: diff(),
+                }
+            }
+        }
+        _ if expect_rejected => Verdict::Fail {
+            reason: MSG_ACCEPTED.to_string(),
+            diff: diff(),
+        },
+        _ => Verdict::Pass,
+    }
+}
+
+/// Sensitive parts are compared as sets of paths.
+fn sensitive_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
+    let set = |v: &TypedValue| {
+        let mut paths: Vec<String> = v.sensitive.iter().map(|p| p.to_string()).collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    };
+    if set(expected) == set(actual) {
+        Ok(())
+    } else {
+        Err(MSG_SENSITIVE_DIFFER.to_string())
+    }
+}
+
+/// The value level: the same values once list and tuple, map and object,
+/// and typed and untyped null are not told apart (numbers still exact).
+pub fn values_match_loosely(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
+    match (expected.decode(), actual.decode()) {
+        (Ok(e), Ok(a)) => match catch_unwind(AssertUnwindSafe(|| loose_equals(&e, &a))) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(MSG_VALUES_DIFFER.to_string()),
+            Err(_) => json_fallback(expected, actual, "value comparison panicked"),
+        },
+        (Err(e), _) => json_fallback(expected, actual, &format!("expected value: {e}")),
+        (Ok(_), Err(e)) => Err(format!("{MSG_BAD_ACTUAL}: {e}")),
+    }
+}
+
+/// Equality without types: sequences by position, sets as multisets (a
+/// set also matches a sequence of the same elements), mappings by key.
+fn loose_equals(a: &Value, b: &Value) -> bool {
+    use Value as V;
+    fn seq(v: &Value) -> Option<&[Value]> {
+        match v {
+            Value::List { items, .. } | Value::Tuple(items) => Some(items),
+            _ => None,
+        }
+    }
+    fn mapping(v: &Value) -> Option<&std::collections::BTreeMap<String, Value>> {
+        match v {
+            Value::Map { items, .. } | Value::Object(items) => Some(items),
+            _ => None,
+        }
+    }
+    match (a, b) {
+        (V::Null(_), V::Null(_)) | (V::Unknown(_), V::Unknown(_)) => true,
+        (V::Bool(x), V::Bool(y)) => x == y,
+        (V::String(x), V::String(y)) => x == y,
+        (V::Number(_), V::Number(_)) => a.raw_equals(b),
+        (V::Set { items: x, .. }, other) | (other, V::Set { items: x, .. }) => {
+            let y = match other {
+                V::Set { items, .. } => items.as_slice(),
+                _ => match seq(other) {
+                    Some(items) => items,
+                    None => return false,
+                },
+            };
+            same_multiset(x, y)
+        }
+        _ => match (seq(a), seq(b), mapping(a), mapping(b)) {
+            (Some(x), Some(y), _, _) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| loose_equals(p, q))
+            }
+            (_, _, Some(x), Some(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|((k, p), (l, q))| k == l && loose_equals(p, q))
+            }
+            _ => false,
+        },
+    }
+}
+
+fn same_multiset(x: &[Value], y: &[Value]) -> bool {
+    if x.len() != y.len() {
+        return false;
+    }
+    let mut used = vec![false; y.len()];
+    x.iter().all(
+        |p| match (0..y.len()).find(|&i| !used[i] && loose_equals(p, &y[i])) {
+            Some(i) => {
+                used[i] = true;
+                true
+            }
+            None => false,
+        },
+    )
 }
 
 /// Whether two typed values are the same cty value of the same type;
@@ -226,6 +402,7 @@ pub fn round_numbers_f64(v: &TypedValue) -> TypedValue {
         ty: v.ty.clone(),
         value: round_json_numbers(&v.value),
         unknown: v.unknown.clone(),
+        sensitive: v.sensitive.clone(),
     }
 }
 
@@ -305,8 +482,8 @@ fn pretty(v: &Json) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::ExpectedPhase;
-    use crate::protocol::ErrorPhase;
+    use crate::ErrorPhase;
+    use crate::ExpectedPhase;
     use serde_json::json;
 
     fn tv(ty: Json, value: &str, unknown: Vec<Json>) -> TypedValue {
@@ -314,6 +491,7 @@ mod tests {
             ty,
             value: serde_json::from_str(value).unwrap(),
             unknown,
+            ..Default::default()
         }
     }
 
@@ -366,6 +544,7 @@ mod tests {
         }
         let lax = CompareOptions {
             check_summary: false,
+            ..CompareOptions::default()
         };
         let v = compare_with(
             &expect_err(P::Eval, Some("Invalid operand")),

@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use serde_json::{Map, Value as Json};
 
-use crate::protocol::{Kind, Request, TypedValue, Version};
+use hclspec_protocol::{
+    Dialect, Expect, ExpectedError, ExpectedPhase, Kind, Request, TypedValue, Version,
+};
+use serde_json::Value as Json;
 
 /// Variables by name.
 pub type Scope = BTreeMap<String, TypedValue>;
@@ -35,6 +37,8 @@ pub struct CaseFile {
     pub display: String,
     pub area: String,
     pub seed: Option<String>,
+    /// The language of every case in the file.
+    pub dialect: Dialect,
     pub scopes: BTreeMap<String, Scope>,
     pub cases: Vec<Case>,
 }
@@ -44,8 +48,14 @@ pub struct CaseFile {
 pub struct Case {
     pub id: String,
     pub kind: Kind,
+    /// The file's dialect.
+    pub dialect: Dialect,
     /// The source text (array forms joined with "\n").
     pub source: String,
+    /// With `kind: "convert"`: the type constraint.
+    pub type_constraint: Option<String>,
+    /// With `kind: "body"`: the decoder spec.
+    pub spec: Option<Json>,
     pub scope: Scope,
     /// The file scope the case refers to, if any.
     pub scope_name: Option<String>,
@@ -54,9 +64,67 @@ pub struct Case {
     pub seed: Option<String>,
     pub note: Option<String>,
     pub upstream: Option<String>,
+    /// Oracles that can only judge part of the case, or none of it.
+    pub verify: BTreeMap<Oracle, VerifyMode>,
     pub tags: Vec<String>,
     /// Position in the file's `cases` array.
     pub index: usize,
+}
+
+/// A real implementation that verifies expectations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+pub enum Oracle {
+    /// hashicorp/hcl 2.14.1 with go-cty 1.12.1: the `2.14` profile.
+    #[serde(rename = "go-hcl")]
+    GoHcl,
+    /// Terraform 1.15.5: the `2.24` profile.
+    #[serde(rename = "terraform")]
+    Terraform,
+    /// Terraform 0.11.11: the `hil-0.11` dialect.
+    #[serde(rename = "terraform-0.11")]
+    Terraform011,
+}
+
+impl Oracle {
+    pub const ALL: [Oracle; 3] = [Oracle::GoHcl, Oracle::Terraform, Oracle::Terraform011];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Oracle::GoHcl => "go-hcl",
+            Oracle::Terraform => "terraform",
+            Oracle::Terraform011 => "terraform-0.11",
+        }
+    }
+
+    /// The oracle that verifies a case's expectation for `version` in
+    /// `dialect`.
+    pub fn for_profile(dialect: Dialect, version: Version) -> Oracle {
+        match (dialect, version) {
+            (Dialect::Hil011, _) => Oracle::Terraform011,
+            (Dialect::Hcl2, Version::V2_14) => Oracle::GoHcl,
+            (Dialect::Hcl2, Version::V2_24) => Oracle::Terraform,
+        }
+    }
+}
+
+/// How much of a case an oracle can judge, when not all of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerifyMode {
+    /// Only the error phase, or that a value results (the oracle's wrapper
+    /// changes the rest; the case's note says how).
+    Phase,
+    /// Nothing: the oracle cannot express the case (the note says why).
+    None,
+}
+
+impl VerifyMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerifyMode::Phase => "phase",
+            VerifyMode::None => "none",
+        }
+    }
 }
 
 /// What a case expects, per HCL version.
@@ -71,57 +139,6 @@ pub enum Expectations {
         v2_14: Option<Expect>,
         v2_24: Expect,
     },
-}
-
-/// An expected outcome.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expect {
-    Result(TypedValue),
-    Error(ExpectedError),
-}
-
-/// An expected error: its phase and, when given, its summary.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExpectedError {
-    pub phase: ExpectedPhase,
-    pub summary: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ExpectedPhase {
-    Parse,
-    Eval,
-}
-
-impl ExpectedPhase {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExpectedPhase::Parse => "parse",
-            ExpectedPhase::Eval => "eval",
-        }
-    }
-}
-
-impl Expect {
-    /// The corpus form: `{"result": ...}` or `{"error": {"phase": ...}}`.
-    pub fn to_json(&self) -> Json {
-        let mut m = Map::new();
-        match self {
-            Expect::Result(v) => {
-                m.insert("result".into(), v.to_json());
-            }
-            Expect::Error(e) => {
-                let mut body = Map::new();
-                body.insert("phase".into(), Json::String(e.phase.as_str().into()));
-                if let Some(s) = &e.summary {
-                    body.insert("summary".into(), Json::String(s.clone()));
-                }
-                m.insert("error".into(), Json::Object(body));
-            }
-        }
-        Json::Object(m)
-    }
 }
 
 impl Case {
@@ -140,15 +157,26 @@ impl Case {
         matches!(self.expect, Expectations::PerVersion { .. })
     }
 
-    /// The request that evaluates this case under `version`.
+    /// The request that evaluates this case under `version` (which a
+    /// case in another dialect than HCL2 does not name).
     pub fn request(&self, version: Version) -> Request {
         Request {
             id: self.id.clone(),
             kind: self.kind,
             source: self.source.clone(),
+            type_constraint: self.type_constraint.clone(),
+            spec: self.spec.clone(),
             scope: self.scope.clone(),
-            hcl_version: Some(version),
+            hcl_version: self.dialect.is_hcl2().then_some(version),
+            dialect: self.dialect,
+            base_dir: None,
+            level: None,
         }
+    }
+
+    /// How far `oracle` can judge this case (`None`: fully).
+    pub fn verify_mode(&self, oracle: Oracle) -> Option<VerifyMode> {
+        self.verify.get(&oracle).copied()
     }
 
     /// The trial name: `file::id`, with `@2.14` for a version other than
@@ -164,8 +192,14 @@ impl Case {
     /// The versions a test run checks: both, always. A case without
     /// `versions` claims the same answer under 2.14 and 2.24, and running
     /// it under both is what checks that claim.
+    ///
+    /// A case in another dialect has one answer and runs once.
     pub fn test_versions(&self) -> Vec<Version> {
-        vec![Version::V2_24, Version::V2_14]
+        if self.dialect.is_hcl2() {
+            vec![Version::V2_24, Version::V2_14]
+        } else {
+            vec![Version::default()]
+        }
     }
 }
 
@@ -417,16 +451,33 @@ impl CaseFile {
                     }
                 }
             };
+            match (c.kind == Kind::Convert, c.type_constraint.is_some()) {
+                (true, false) => push(format!("{at}.type"), MSG_CONVERT_NEEDS_TYPE.into()),
+                (false, true) => push(format!("{at}.type"), MSG_TYPE_ONLY_CONVERT.into()),
+                _ => {}
+            }
+            match (c.kind == Kind::Body, c.spec.is_some()) {
+                (true, false) => push(format!("{at}.spec"), MSG_BODY_NEEDS_SPEC.into()),
+                (false, true) => push(format!("{at}.spec"), MSG_SPEC_ONLY_BODY.into()),
+                _ => {}
+            }
+            if !c.verify.is_empty() && c.note.as_deref().map_or(true, |n| n.trim().is_empty()) {
+                push(format!("{at}.note"), MSG_VERIFY_NEEDS_NOTE.into());
+            }
             cases.push(Case {
                 id: c.id.clone(),
                 kind: c.kind,
+                dialect: doc.dialect,
                 source: c.source.0.clone(),
+                type_constraint: c.type_constraint.clone(),
+                spec: c.spec.clone(),
                 scope,
                 scope_name,
                 expect,
                 seed: c.seed.clone().or_else(|| doc.seed.clone()),
                 note: c.note.clone(),
                 upstream: c.upstream.clone(),
+                verify: c.verify.clone(),
                 tags: c.tags.clone(),
                 index,
             });
@@ -441,6 +492,7 @@ impl CaseFile {
             display: display.to_string(),
             area: doc.area,
             seed: doc.seed,
+            dialect: doc.dialect,
             scopes: doc.scopes,
             cases,
         })
@@ -452,6 +504,12 @@ const MSG_EXPECT_AND_VERSIONS: &str = "a case has either `expect` or `versions`,
 const MSG_VERSIONS_NEED_2_24: &str = "`versions` must give the \"2.24\" expectation";
 const MSG_VERSIONS_NEED_UPSTREAM: &str =
     "a case whose answer depends on the version must cite `upstream`";
+const MSG_CONVERT_NEEDS_TYPE: &str = "a `convert` case needs a type constraint";
+const MSG_TYPE_ONLY_CONVERT: &str = "only a `convert` case has a type constraint";
+const MSG_BODY_NEEDS_SPEC: &str = "a `body` case needs a spec";
+const MSG_SPEC_ONLY_BODY: &str = "only a `body` case has a spec";
+const MSG_VERIFY_NEEDS_NOTE: &str =
+    "a case that an oracle can judge only in part (`verify`) must say why in `note`";
 const MSG_EXPECT_ONE_OF: &str = "needs exactly one of `result` or `error`";
 
 /// Ids are used in test names and filters: letters, digits, `-`, `_`, `.`.
@@ -475,7 +533,7 @@ fn check_scope(scope: &Scope, at: &str, push: &mut dyn FnMut(String, String)) {
     for (var, tv) in scope {
         if let Err(e) = tv.decode() {
             push(
-                crate::protocol::join_path(&format!("{at}.{var}"), &e.path),
+                hclspec_protocol::join_path(&format!("{at}.{var}"), &e.path),
                 e.message,
             );
         }
@@ -488,7 +546,7 @@ fn convert_expect(e: &ExpectDoc, at: &str, push: &mut dyn FnMut(String, String))
             Ok(_) => Some(Expect::Result(r.clone())),
             Err(err) => {
                 push(
-                    crate::protocol::join_path(&format!("{at}.result"), &err.path),
+                    hclspec_protocol::join_path(&format!("{at}.result"), &err.path),
                     err.message,
                 );
                 None
@@ -537,6 +595,8 @@ struct FileDoc {
     #[serde(default)]
     seed: Option<String>,
     #[serde(default)]
+    dialect: Dialect,
+    #[serde(default)]
     scopes: BTreeMap<String, Scope>,
     cases: Vec<CaseDoc>,
 }
@@ -548,6 +608,10 @@ struct CaseDoc {
     #[serde(default)]
     kind: Kind,
     source: SourceDoc,
+    #[serde(default, rename = "type")]
+    type_constraint: Option<String>,
+    #[serde(default, deserialize_with = "optional_exact_json")]
+    spec: Option<Json>,
     #[serde(default)]
     scope: Option<ScopeDoc>,
     #[serde(default)]
@@ -561,7 +625,13 @@ struct CaseDoc {
     #[serde(default)]
     upstream: Option<String>,
     #[serde(default)]
+    verify: BTreeMap<Oracle, VerifyMode>,
+    #[serde(default)]
     tags: Vec<String>,
+}
+
+fn optional_exact_json<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Json>, D::Error> {
+    hclspec_protocol::exact_json(d).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -815,7 +885,7 @@ mod tests {
     /// The example in the corpus README is a valid case file.
     #[test]
     fn readme_example_loads() {
-        let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-tests/README.md");
+        let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec-tests/README.md");
         let text = std::fs::read_to_string(readme).unwrap();
         let start = text.find("```json\n").expect("a json block") + "```json\n".len();
         let end = start + text[start..].find("```").unwrap();
