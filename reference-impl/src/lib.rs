@@ -11,6 +11,7 @@ pub mod convert;
 pub mod error;
 pub mod json;
 pub mod number;
+pub mod references;
 pub mod types;
 pub mod unify;
 pub mod value;

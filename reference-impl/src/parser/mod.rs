@@ -22,6 +22,7 @@ mod diag;
 mod expr;
 mod ident;
 mod lexical;
+mod quote;
 mod scan;
 mod string_lit;
 mod template;
@@ -30,6 +31,8 @@ mod traversal;
 
 #[cfg(test)]
 mod tests;
+
+pub use quote::template_as_quoted;
 
 use crate::ast::Expr;
 use crate::error::Error;

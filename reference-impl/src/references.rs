@@ -1,0 +1,200 @@
+//! The variables an expression refers to: the roots of its scope
+//! traversals that no `for` expression binds, as `hcl.Expression.Variables`
+//! reports them.
+//!
+//! Tools that embed an expression somewhere else need this: Terraform, for
+//! one, only accepts references rooted at `var`, `local` and a few other
+//! names, so running a case through Terraform means renaming each of these
+//! roots in the source text. The walk follows `hclsyntax`'s `Variables`
+//! (its `walkChildNodes` with a child scope per `for` expression): iteration
+//! variables are bound inside the `for`'s key, value and condition but not
+//! in its collection; a splat's element placeholder is no traversal; and an
+//! object key written as a bare name is a literal, not a reference.
+
+use crate::ast::{Expr, ExprKind, ObjectKey};
+use crate::error::{Pos, Span};
+
+/// One reference to a variable of the scope.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootReference {
+    /// The variable's name.
+    pub name: String,
+    /// Where the name is written: the first bytes of the traversal.
+    pub span: Span,
+}
+
+/// The references of `expr` to variables of its scope, in source order.
+pub fn root_references(expr: &Expr) -> Vec<RootReference> {
+    let mut walk = Walk {
+        bound: Vec::new(),
+        found: Vec::new(),
+    };
+    walk.expr(expr);
+    walk.found.sort_by_key(|r| r.span.start.byte);
+    walk.found
+}
+
+struct Walk<'a> {
+    /// Names bound by the enclosing `for` expressions, innermost last.
+    bound: Vec<&'a str>,
+    found: Vec<RootReference>,
+}
+
+impl<'a> Walk<'a> {
+    fn expr(&mut self, expr: &'a Expr) {
+        match &expr.kind {
+            ExprKind::Literal(_) | ExprKind::AnonSymbol => {}
+            ExprKind::ScopeTraversal { root, .. } => {
+                if !self.bound.contains(&root.as_str()) {
+                    self.found.push(RootReference {
+                        name: root.clone(),
+                        span: name_span(expr.span, root),
+                    });
+                }
+            }
+            ExprKind::Parentheses(inner)
+            | ExprKind::TemplateJoin(inner)
+            | ExprKind::TemplateWrap(inner)
+            | ExprKind::RelativeTraversal { source: inner, .. } => self.expr(inner),
+            ExprKind::Unary { operand, .. } => self.expr(operand),
+            ExprKind::Index { collection, key } => {
+                self.expr(collection);
+                self.expr(key);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::Conditional {
+                condition,
+                true_result,
+                false_result,
+            } => {
+                self.expr(condition);
+                self.expr(true_result);
+                self.expr(false_result);
+            }
+            ExprKind::FunctionCall { args, .. }
+            | ExprKind::TupleCons(args)
+            | ExprKind::Template(args) => args.iter().for_each(|a| self.expr(a)),
+            ExprKind::ObjectCons(items) => {
+                for item in items {
+                    if !is_literal_key(&item.key) {
+                        self.expr(&item.key.expr);
+                    }
+                    self.expr(&item.value);
+                }
+            }
+            ExprKind::Splat { source, each } => {
+                self.expr(source);
+                self.expr(each);
+            }
+            ExprKind::For(f) => {
+                self.expr(&f.collection);
+                let depth = self.bound.len();
+                self.bound.extend(f.key_var.as_deref());
+                self.bound.push(&f.value_var);
+                for part in [f.key.as_ref(), Some(&f.value), f.condition.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.expr(part);
+                }
+                self.bound.truncate(depth);
+            }
+        }
+    }
+}
+
+/// `hclsyntax.ObjectConsKeyExpr.literalName`: a key that is one bare name
+/// (not in parentheses) is that name as a string.
+fn is_literal_key(key: &ObjectKey) -> bool {
+    !key.force_non_literal
+        && matches!(&key.expr.kind, ExprKind::ScopeTraversal { steps, .. } if steps.is_empty())
+}
+
+/// The range of the root name at the start of a traversal's range. Names
+/// are identifiers, whose characters are each one column wide.
+fn name_span(traversal: Span, root: &str) -> Span {
+    let start = traversal.start;
+    let end = Pos {
+        line: start.line,
+        column: start.column + root.chars().count(),
+        byte: start.byte + root.len(),
+    };
+    Span::new(start, end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::{parse_expression, parse_template};
+
+    fn names_and_offsets(expr: &Expr) -> Vec<(String, usize)> {
+        root_references(expr)
+            .into_iter()
+            .map(|r| (r.name, r.span.start.byte))
+            .collect()
+    }
+
+    #[test]
+    fn expression_table() {
+        let table: &[(&str, &[(&str, usize)])] = &[
+            ("1 + 2", &[]),
+            ("a", &[("a", 0)]),
+            ("a.b[0] + c[d]", &[("a", 0), ("c", 9), ("d", 11)]),
+            ("f(x, y...)", &[("x", 2), ("y", 5)]),
+            ("[for v in l : v + w]", &[("l", 10), ("w", 18)]),
+            (
+                "{for k, v in m : k => v if k != z}",
+                &[("m", 13), ("z", 32)],
+            ),
+            ("[for v in v : v]", &[("v", 10)]),
+            (
+                "[for a in l : [for b in a : a + b + c]]",
+                &[("l", 10), ("c", 36)],
+            ),
+            ("l[*].id", &[("l", 0)]),
+            (
+                "{a = b, (c) = d, e.f = 1}",
+                &[("b", 5), ("c", 9), ("d", 14), ("e", 17)],
+            ),
+            ("{null = x}", &[("x", 8)]),
+            ("c ? t : f", &[("c", 0), ("t", 4), ("f", 8)]),
+            ("!x && -y", &[("x", 1), ("y", 7)]),
+            ("(a).b", &[("a", 1)]),
+        ];
+        for (source, want) in table {
+            let expr = parse_expression(source).unwrap();
+            let want: Vec<(String, usize)> =
+                want.iter().map(|(n, o)| (n.to_string(), *o)).collect();
+            assert_eq!(names_and_offsets(&expr), want, "{source}");
+        }
+    }
+
+    #[test]
+    fn template_table() {
+        let table: &[(&str, &[(&str, usize)])] = &[
+            ("plain", &[]),
+            ("${a}-${b.c}", &[("a", 2), ("b", 7)]),
+            ("%{for x in xs}${x}${y}%{endfor}", &[("xs", 11), ("y", 20)]),
+            ("%{if c}yes%{else}${n}%{endif}", &[("c", 5), ("n", 19)]),
+        ];
+        for (source, want) in table {
+            let expr = parse_template(source).unwrap();
+            let want: Vec<(String, usize)> =
+                want.iter().map(|(n, o)| (n.to_string(), *o)).collect();
+            assert_eq!(names_and_offsets(&expr), want, "{source}");
+        }
+    }
+
+    #[test]
+    fn name_span_covers_the_name() {
+        let expr = parse_expression("  résumé.x").unwrap();
+        let found = root_references(&expr);
+        assert_eq!(found.len(), 1);
+        let span = found[0].span;
+        assert_eq!((span.start.byte, span.end.byte), (2, 2 + "résumé".len()));
+        assert_eq!((span.start.column, span.end.column), (3, 9));
+    }
+}
