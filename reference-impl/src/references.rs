@@ -130,11 +130,19 @@ mod tests {
     use super::*;
     use crate::parser::{parse_expression, parse_template};
 
-    fn names_and_offsets(expr: &Expr) -> Vec<(String, usize)> {
-        root_references(expr)
-            .into_iter()
-            .map(|r| (r.name, r.span.start.byte))
-            .collect()
+    type Parse = fn(&str) -> Result<Expr, crate::Error>;
+
+    /// Each source's references as (name, byte offset).
+    fn check(parse: Parse, table: &[(&str, &[(&str, usize)])]) {
+        for (source, want) in table {
+            let found: Vec<(String, usize)> = root_references(&parse(source).unwrap())
+                .into_iter()
+                .map(|r| (r.name, r.span.start.byte))
+                .collect();
+            let want: Vec<(String, usize)> =
+                want.iter().map(|(n, o)| (n.to_string(), *o)).collect();
+            assert_eq!(found, want, "{source}");
+        }
     }
 
     #[test]
@@ -164,12 +172,7 @@ mod tests {
             ("!x && -y", &[("x", 1), ("y", 7)]),
             ("(a).b", &[("a", 1)]),
         ];
-        for (source, want) in table {
-            let expr = parse_expression(source).unwrap();
-            let want: Vec<(String, usize)> =
-                want.iter().map(|(n, o)| (n.to_string(), *o)).collect();
-            assert_eq!(names_and_offsets(&expr), want, "{source}");
-        }
+        check(parse_expression, table);
     }
 
     #[test]
@@ -180,12 +183,7 @@ mod tests {
             ("%{for x in xs}${x}${y}%{endfor}", &[("xs", 11), ("y", 20)]),
             ("%{if c}yes%{else}${n}%{endif}", &[("c", 5), ("n", 19)]),
         ];
-        for (source, want) in table {
-            let expr = parse_template(source).unwrap();
-            let want: Vec<(String, usize)> =
-                want.iter().map(|(n, o)| (n.to_string(), *o)).collect();
-            assert_eq!(names_and_offsets(&expr), want, "{source}");
-        }
+        check(parse_template, table);
     }
 
     #[test]
