@@ -1,0 +1,1 @@
+"""hclspec's Terraform oracle: an engine (docs/protocol.md) backed by real Terraform 1.15.5."""

@@ -1,0 +1,260 @@
+"""Typed values between the engine protocol and Terraform.
+
+Two directions:
+
+- `render` writes a protocol typed value as a Terraform expression that evaluates to exactly
+  that value: known parts as literals, collections and nulls through Terraform's `convert`
+  function (so that a list stays a list and a null keeps its type), unknown parts as an
+  unknown value converted to their type, sensitive parts wrapped in `sensitive(...)`.
+- `decode_planned` reads a value from a saved plan (cty's msgpack encoding against the
+  dynamic pseudo-type, which carries the value's exact type) back into a protocol typed
+  value, with the paths of its unknown parts.
+
+What Terraform cannot write is refused with `Inexpressible`, and the engine answers
+`unsupported`: a typed null or unknown of an object type with an attribute name that is not
+an identifier (type constraints only take identifiers), and a sensitive mark inside a list,
+set or map (conversion moves such marks onto the whole collection).
+"""
+import decimal
+import json
+import re
+
+import msgpack
+
+from . import exactjson
+
+PRIMITIVES = ("string", "number", "bool")
+INFINITIES = {"Infinity": "pow(2, 1e10)", "-Infinity": "-pow(2, 1e10)"}
+# An HCL identifier: a letter or underscore, then letters, digits, underscores and dashes.
+IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
+# cty's msgpack extension codes for an unknown value, plain and refined.
+UNKNOWN_EXT = (0, 0x0C)
+
+
+class Inexpressible(Exception):
+    """Terraform's language has no way to write this value."""
+
+
+class BadValue(Exception):
+    """A typed value that does not match its type (a malformed request)."""
+
+
+class Unknown:
+    """An unknown value read from a plan."""
+
+
+UNKNOWN = Unknown()
+
+
+def check_type(ty):
+    """Raises BadValue unless `ty` is cty's JSON encoding of a type."""
+    if ty in PRIMITIVES or ty == "dynamic":
+        return
+    if isinstance(ty, list) and len(ty) == 2:
+        kind, inner = ty
+        if kind in ("list", "set", "map"):
+            return check_type(inner)
+        if kind == "tuple" and isinstance(inner, list):
+            for t in inner:
+                check_type(t)
+            return
+        if kind == "object" and isinstance(inner, dict):
+            for t in inner.values():
+                check_type(t)
+            return
+    raise BadValue(f"not a type: {exactjson.dumps(ty)}")
+
+
+def constraint(ty):
+    """Terraform's type constraint text for `ty`."""
+    if ty in PRIMITIVES:
+        return ty
+    if ty == "dynamic":
+        return "any"
+    kind, inner = ty
+    if kind in ("list", "set", "map"):
+        return f"{kind}({constraint(inner)})"
+    if kind == "tuple":
+        return "tuple([" + ", ".join(constraint(t) for t in inner) + "])"
+    for name in inner:
+        if not IDENTIFIER.match(name):
+            raise Inexpressible(
+                f"a type constraint cannot name the object attribute {json.dumps(name)}")
+    return "object({" + ", ".join(f"{n} = {constraint(t)}" for n, t in inner.items()) + "})"
+
+
+def quote(text):
+    """A quoted HCL string literal whose value is `text`."""
+    out = ['"']
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "$%" and text.startswith("{", i + 1):
+            out.append(c + c + "{")
+            i += 2
+            continue
+        if c == "\\":
+            out.append("\\\\")
+        elif c == '"':
+            out.append('\\"')
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\t":
+            out.append("\\t")
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+        i += 1
+    out.append('"')
+    return "".join(out)
+
+
+def render(typed, unknown_expr):
+    """The Terraform expression of a protocol typed value (a dict with `type`, `value` and
+    optionally `unknown` and `sensitive` paths). `unknown_expr` is an expression whose value
+    is an unknown of the dynamic pseudo-type."""
+    ty = typed["type"]
+    check_type(ty)
+    unknown = {tuple(p) for p in typed.get("unknown", [])}
+    sensitive = {tuple(p) for p in typed.get("sensitive", [])}
+    return _Renderer(unknown, sensitive, unknown_expr).value(ty, typed["value"], ())
+
+
+class _Renderer:
+    def __init__(self, unknown, sensitive, unknown_expr):
+        self.unknown = unknown
+        self.sensitive = sensitive
+        self.unknown_expr = unknown_expr
+
+    def value(self, ty, val, path, in_collection=False):
+        text = self.unmarked(ty, val, path)
+        if path in self.sensitive:
+            if in_collection:
+                raise Inexpressible("a sensitive mark inside a list, set or map")
+            text = f"sensitive({text})"
+        return text
+
+    def unmarked(self, ty, val, path):
+        if path in self.unknown:
+            if ty == "dynamic":
+                return self.unknown_expr
+            return f"convert({self.unknown_expr}, {constraint(ty)})"
+        if ty == "dynamic":
+            if val is None:
+                return "null"
+            if not isinstance(val, dict) or set(val) != {"value", "type"}:
+                raise BadValue("a value of type dynamic must be {\"value\": V, \"type\": T}")
+            check_type(val["type"])
+            return self.unmarked(val["type"], val["value"], path)
+        if val is None:
+            return f"convert(null, {constraint(ty)})"
+        if ty == "string":
+            if not isinstance(val, str):
+                raise BadValue("a string value must be a JSON string")
+            return quote(val)
+        if ty == "number":
+            if isinstance(val, str) and val in INFINITIES:
+                return INFINITIES[val]
+            if isinstance(val, bool) or not isinstance(val, (int, decimal.Decimal)):
+                raise BadValue("a number value must be a JSON number")
+            return exactjson.number_text(val)
+        if ty == "bool":
+            if not isinstance(val, bool):
+                raise BadValue("a bool value must be true or false")
+            return "true" if val else "false"
+        kind, inner = ty
+        if kind in ("list", "set", "tuple"):
+            if not isinstance(val, list):
+                raise BadValue(f"a {kind} value must be a JSON array")
+            if kind == "tuple" and len(val) != len(inner):
+                raise BadValue("a tuple value must have one element per element type")
+            types = inner if kind == "tuple" else [inner] * len(val)
+            items = [self.value(t, v, path + (i,), kind != "tuple")
+                     for i, (t, v) in enumerate(zip(types, val))]
+            text = "[" + ", ".join(items) + "]"
+            return text if kind == "tuple" else f"convert({text}, {constraint(ty)})"
+        if not isinstance(val, dict):
+            raise BadValue(f"a {kind} value must be a JSON object")
+        if kind == "object" and set(val) != set(inner):
+            raise BadValue("an object value must have exactly its type's attributes")
+        items = []
+        for key, v in val.items():
+            t = inner if kind == "map" else inner[key]
+            items.append(f"{quote(key)} = {self.value(t, v, path + (key,), kind == 'map')}")
+        text = "{" + ", ".join(items) + "}"
+        return text if kind == "object" else f"convert({text}, {constraint(ty)})"
+
+
+def decode_planned(data):
+    """A protocol typed value (without sensitive paths) from cty's msgpack encoding of a value
+    against the dynamic pseudo-type."""
+    raw = msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext,
+                          use_list=True)
+    if raw is UNKNOWN:
+        return {"type": "dynamic", "value": None, "unknown": [[]]}
+    if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], (bytes, str))):
+        raise ValueError("a dynamic value is not encoded as [type, value]")
+    type_text = raw[0].decode() if isinstance(raw[0], bytes) else raw[0]
+    ty = exactjson.loads(type_text)
+    unknown = []
+    value = _from_msgpack(ty, raw[1], [], unknown)
+    typed = {"type": ty, "value": value}
+    if unknown:
+        typed["unknown"] = unknown
+    return typed
+
+
+def decode_key(data):
+    """A path step's key (a list index or a map key) from its msgpack encoding."""
+    key = msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext)
+    if isinstance(key, float) and key.is_integer():
+        key = int(key)
+    return key
+
+
+def _ext(code, _data):
+    if code in UNKNOWN_EXT:
+        return UNKNOWN
+    return msgpack.ExtType(code, _data)
+
+
+def _from_msgpack(ty, raw, path, unknown):
+    if raw is UNKNOWN:
+        unknown.append(list(path))
+        return None
+    if raw is None:
+        return None
+    if ty == "number":
+        return _number(raw)
+    if ty in PRIMITIVES:
+        return raw
+    if ty == "dynamic":
+        raise ValueError("a known value of the dynamic pseudo-type")
+    kind, inner = ty
+    if kind in ("list", "set"):
+        return [_from_msgpack(inner, v, path + [i], unknown) for i, v in enumerate(raw)]
+    if kind == "tuple":
+        return [_from_msgpack(t, v, path + [i], unknown) for i, (t, v) in enumerate(zip(inner, raw))]
+    if kind == "map":
+        return {k: _from_msgpack(inner, v, path + [k], unknown) for k, v in raw.items()}
+    return {k: _from_msgpack(inner[k], raw[k], path + [k], unknown) for k in inner}
+
+
+def _number(raw):
+    """cty's msgpack number: an int, a float64 holding the exact value, or the exact decimal
+    text."""
+    if isinstance(raw, bool):
+        raise ValueError("a bool where a number was expected")
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        if raw == float("inf"):
+            return "Infinity"
+        if raw == float("-inf"):
+            return "-Infinity"
+        exact = decimal.Decimal(raw)  # exact: every float64 is a finite decimal
+        return int(exact) if exact == exact.to_integral_value() else exact
+    return decimal.Decimal(raw)

@@ -1,0 +1,108 @@
+"""How each kind of request becomes Terraform configuration: the one place that knows the
+request kinds.
+
+Every kind is turned into a `Prepared` case: the configuration files of the case, named after
+it (`cN.tf`, `cN_scope.tf`), whose output `cN` holds a one-element tuple with the case's
+answer (the tuple keeps the type of a null). The batch machinery (`batch.py`) then only deals
+with files and outputs. A kind this engine does not handle yet raises `Unsupported`; adding
+one is adding an entry to `KINDS`.
+
+Expressions and templates. The case's variables become locals of their own (`cN_NAME`),
+each written by `cty.render` (a literal converted to its exact type, with unknown and
+sensitive parts), and the rewriter renames the case's references to them; a reference to a
+variable the scope does not have becomes `var.NAME`, which Terraform reports as an undeclared
+input variable. Locals rather than input variables with defaults, because a default can
+only be a constant: it cannot be unknown, sensitive or infinite. The expression is wrapped in
+parentheses on lines of its own, which is how a bare expression is parsed (newlines ignored),
+and a template is first made a quoted string.
+"""
+from . import cty
+
+UNKNOWN_RESOURCE = 'resource "terraform_data" "hclspec_unknown" {\n  input = "unknown"\n}\n'
+# The planned `output` of a terraform_data resource being created is an unknown string;
+# decoding it gives cty.DynamicVal, an unknown of any type.
+UNKNOWN_EXPR = "jsondecode(terraform_data.hclspec_unknown.output)"
+UNDECLARED_PREFIX = "var."
+# Where the case's source starts in its file (see `_output_file`).
+SOURCE_FIRST_LINE = 4
+
+
+class Unsupported(Exception):
+    """The engine cannot answer this request."""
+
+
+class Prepared:
+    """A case ready to be written into a module."""
+
+    def __init__(self, name, files, source, exact_source, unknown_inputs, base_dir):
+        self.name = name
+        self.files = files
+        self.source = source
+        # Whether the case's source appears unchanged in `cN.tf`, so that Terraform's ranges
+        # can be mapped back onto it.
+        self.exact_source = exact_source
+        self.unknown_inputs = unknown_inputs
+        self.base_dir = base_dir
+
+    @property
+    def expression_file(self):
+        return f"{self.name}.tf"
+
+    @property
+    def scope_file(self):
+        return f"{self.name}_scope.tf"
+
+    def source_range(self, rng):
+        """A Terraform diagnostic's range in `cN.tf` as a range in the case's source, or None
+        when it lies elsewhere or the source was rewritten."""
+        if not self.exact_source or not rng:
+            return None
+        header = _output_header(self.name)
+        points = {}
+        for end in ("start", "end"):
+            pos = rng.get(end) or {}
+            line, byte = pos.get("line", 0) - (SOURCE_FIRST_LINE - 1), pos.get("byte", -1) - len(header)
+            if line < 1 or byte < 0 or byte > len(self.source.encode()):
+                return None
+            points[end] = {"line": line, "column": pos.get("column"), "byte": byte}
+        return points
+
+
+def prepare(n, request, rewriter):
+    """The `Prepared` case of request number `n` (already checked to be well formed)."""
+    handler = KINDS.get(request["kind"])
+    if handler is None:
+        raise Unsupported(f"requests of kind {request['kind']!r}")
+    return handler(f"c{n}", request, rewriter)
+
+
+def _expression_or_template(name, request, rewriter):
+    scope = request.get("scope") or {}
+    rename = {var: f"local.{name}_{var}" for var in scope if cty.IDENTIFIER.match(var)}
+    rewritten = rewriter.rewrite(request["kind"], request["source"], rename, UNDECLARED_PREFIX)
+    used = [var for var in rewritten["references"] if var in rename]
+    locals_text = "".join(
+        f"  {name}_{var} = {cty.render(scope[var], UNKNOWN_EXPR)}\n" for var in used)
+    files = {f"{name}.tf": _output_file(name, rewritten["expression"])}
+    if locals_text:
+        files[f"{name}_scope.tf"] = "locals {\n" + locals_text + "}\n"
+    unknown_inputs = any(scope[var].get("unknown") for var in used)
+    exact = request["kind"] == "expression" and rewritten["expression"] == request["source"]
+    return Prepared(name, files, request["source"], exact, unknown_inputs,
+                    request.get("base_dir"))
+
+
+def _output_header(name):
+    return f'output "{name}" {{\n  sensitive = true\n  value = [(\n'
+
+
+def _output_file(name, expression):
+    # Marking every output sensitive lets sensitive results through; the plan still records
+    # which parts of the value carry the mark.
+    return _output_header(name) + expression + "\n  )]\n}\n"
+
+
+KINDS = {
+    "expression": _expression_or_template,
+    "template": _expression_or_template,
+}

@@ -1,0 +1,104 @@
+"""Terraform commands through a worker process (see `worker.py`).
+
+A command that kills the worker (a Go panic, a signal) or takes longer than its time limit
+raises `TerraformFailure`; the worker is started again for the next command.
+"""
+import json
+import os
+import selectors
+import subprocess
+import sys
+import tempfile
+import time
+
+WORKER_START_SECONDS = 60
+STDERR_TAIL_LINES = 20
+
+
+class TerraformFailure(Exception):
+    """Terraform died or hung while running a command."""
+
+
+class Terraform:
+    def __init__(self, scratch, timeout):
+        self.timeout = timeout
+        self.config = os.path.join(scratch, "terraformrc")
+        with open(self.config, "w"):
+            pass  # an empty CLI configuration: no warning about a missing one
+        self.env = dict(os.environ)
+        self.env.update({
+            "TF_CLI_CONFIG_FILE": self.config,
+            "CHECKPOINT_DISABLE": "1",  # no version check over the network
+            "TF_IN_AUTOMATION": "1",
+            "TF_INPUT": "0",
+        })
+        for name in ("TF_LOG", "TF_LOG_PATH", "TF_DATA_DIR", "TF_WORKSPACE"):
+            self.env.pop(name, None)
+        self.process = None
+        self.stderr = None
+
+    def run(self, argv):
+        """(exit status, stdout, stderr) of one Terraform command."""
+        if self.process is None:
+            self._start()
+        try:
+            self.process.stdin.write(json.dumps({"argv": argv}) + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._failure("the Terraform worker exited")
+        line = self._read_line(self.timeout)
+        if line is None:
+            raise self._failure(f"Terraform did not finish within {self.timeout} seconds")
+        if not line:
+            raise self._failure("the Terraform worker exited")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise TerraformFailure(f"the Terraform library call failed: {answer['error']}")
+        return answer["rc"], answer["stdout"], answer["stderr"]
+
+    def close(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+        if self.stderr is not None:
+            self.stderr.close()
+            self.stderr = None
+
+    def _start(self):
+        self.stderr = tempfile.TemporaryFile(mode="w+b")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tforacle.worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+            env=self.env, text=True, encoding="utf-8",
+            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        )
+        line = self._read_line(WORKER_START_SECONDS)
+        if not line or not json.loads(line).get("ready"):
+            raise self._failure("the Terraform worker did not start")
+
+    def _read_line(self, timeout):
+        """The worker's next answer line, '' at its end, None after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                if selector.select(left):
+                    return self.process.stdout.readline()
+
+    def _failure(self, what):
+        """Ends the worker and describes its failure with the last lines it wrote."""
+        tail = ""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+            self.stderr.seek(0)
+            lines = self.stderr.read().decode("utf-8", "replace").splitlines()
+            self.stderr.close()
+            self.stderr = None
+            tail = "\n".join(lines[:STDERR_TAIL_LINES])
+        return TerraformFailure(f"{what}\n{tail}".strip())

