@@ -19,6 +19,7 @@ batch, down to the single case that causes it, which is answered `crash`; the re
 batch is answered as usual.
 """
 import os
+import re
 import shutil
 import tempfile
 
@@ -30,6 +31,8 @@ STATE_FILE = "terraform.tfstate"
 # Every round answers at least one case or stops, so this only bounds a misbehaving Terraform.
 MAX_ROUNDS = 8
 SCOPE_SUMMARY = "Terraform could not build the case's scope value"
+# How a plan that cannot be saved because of an infinite number names the output.
+INFINITE_OUTPUT = re.compile(r'output value "(c[0-9]+)": cannot serialize infinity')
 
 
 class Answers(dict):
@@ -68,7 +71,8 @@ def _plan_and_apply(cases, terraform, scratch, base_dir):
               if c.name in planned and planned[c.name].get("unknown") and not c.unknown_inputs]
     for case in cases:
         if case.name in planned and case not in impure:
-            answers[case.name] = {"result": planned[case.name]}
+            answers[case.name] = (_probed(planned[case.name]) if case.probe
+                                  else {"result": planned[case.name]})
     if impure:
         applied_answers, applied = _rounds(impure, terraform, scratch, base_dir, apply=True)
         answers.update(applied_answers)
@@ -95,6 +99,8 @@ def _rounds(cases, terraform, scratch, base_dir, apply):
             if rc == 0:
                 return answers, _results(module, pending, apply)
             errors = _errors_by_file(stdout)
+            if _probe_infinities(pending, errors):
+                continue
             load_failed = terraform.run([f"-chdir={module}", "providers"])[0] != 0
         finally:
             shutil.rmtree(module, ignore_errors=True)
@@ -110,6 +116,24 @@ def _rounds(cases, terraform, scratch, base_dir, apply):
             return answers, {}
         pending = still
     raise TerraformFailure(f"Terraform still reported errors after {MAX_ROUNDS} rounds")
+
+
+def _probe_infinities(pending, errors):
+    """Marks the cases whose result is an infinite number as infinity probes; whether there
+    were any."""
+    names = {m for d in errors.get(None, []) for m in INFINITE_OUTPUT.findall(d.get("detail", ""))}
+    found = False
+    for case in pending:
+        if case.name in names and not case.probe:
+            case.probe = found = True
+    return found
+
+
+def _probed(typed):
+    """The answer of an infinity probe."""
+    if typed["value"] in ("Infinity", "-Infinity"):
+        return {"result": {"type": "number", "value": typed["value"]}}
+    return {"unsupported": "Terraform cannot save an infinite number inside a structure"}
 
 
 def _command(module, apply):
@@ -129,10 +153,11 @@ def _write_module(cases, scratch, base_dir):
             if not entry.endswith((".tf", ".tf.json")):
                 os.symlink(os.path.join(os.path.abspath(base_dir), entry),
                            os.path.join(module, entry))
+    _write(os.path.join(module, kinds.SHARED_FILE[0]), kinds.SHARED_FILE[1])
     if any(c.unknown_inputs for c in cases):
         _write(os.path.join(module, "hclspec_unknown.tf"), kinds.UNKNOWN_RESOURCE)
     for case in cases:
-        for name, text in case.files.items():
+        for name, text in case.files().items():
             _write(os.path.join(module, name), text)
     return module
 

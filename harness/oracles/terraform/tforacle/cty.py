@@ -245,7 +245,7 @@ def _from_msgpack(ty, raw, path, unknown):
 
 def _number(raw):
     """cty's msgpack number: an int, a float64 holding the exact value, or the exact decimal
-    text."""
+    text (`big.Float.Text('f', -1)`)."""
     if isinstance(raw, bool):
         raise ValueError("a bool where a number was expected")
     if isinstance(raw, int):
@@ -255,6 +255,10 @@ def _number(raw):
             return "Infinity"
         if raw == float("-inf"):
             return "-Infinity"
-        exact = decimal.Decimal(raw)  # exact: every float64 is a finite decimal
-        return int(exact) if exact == exact.to_integral_value() else exact
+        # cty writes a float64 here only when it holds the value exactly. Such a value most
+        # often comes from a float64 computation (pow, log, ...), whose cty number has 53 bits
+        # of precision, and Go writes it as the shortest decimal that reads back at that
+        # precision (`big.Float.Text('f', -1)`), which is Python's repr of the float. A
+        # 512-bit number that happens to be a float64 would be written with all its digits.
+        return decimal.Decimal(repr(raw))
     return decimal.Decimal(raw)

@@ -9,12 +9,21 @@ one is adding an entry to `KINDS`.
 
 Expressions and templates. The case's variables become locals of their own (`cN_NAME`),
 each written by `cty.render` (a literal converted to its exact type, with unknown and
-sensitive parts), and the rewriter renames the case's references to them; a reference to a
-variable the scope does not have becomes `var.NAME`, which Terraform reports as an undeclared
-input variable. Locals rather than input variables with defaults, because a default can
+sensitive parts), and the rewriter renames the case's references to them. A reference to a
+variable the scope does not have becomes an attribute of an empty object
+(`local.hclspec_undefined.NAME`): Terraform rejects an undeclared `var.NAME` before
+evaluating anything, whereas a missing attribute fails where HCL's unknown variable fails, so
+that `can`, `try` and the branch a conditional does not take behave as in HCL (the error's
+summary is "Unsupported attribute" rather than "Unknown variable"). Locals rather than input variables with defaults, because a default can
 only be a constant: it cannot be unknown, sensitive or infinite. The expression is wrapped in
 parentheses on lines of its own, which is how a bare expression is parsed (newlines ignored),
-and a template is first made a quoted string.
+and a template is first made a quoted string. The closing parenthesis follows the source on
+its last line, unless that line may end in a comment: a heredoc's closing marker must end its
+line for the heredoc to be terminated, as at the end of a bare expression.
+
+A number result may be infinite, which Terraform cannot save in a plan. A case whose plan
+fails so is run again as an infinity probe (`PROBE_INFINITY`): the output then says which
+infinity a number result is.
 """
 from . import cty
 
@@ -22,7 +31,11 @@ UNKNOWN_RESOURCE = 'resource "terraform_data" "hclspec_unknown" {\n  input = "un
 # The planned `output` of a terraform_data resource being created is an unknown string;
 # decoding it gives cty.DynamicVal, an unknown of any type.
 UNKNOWN_EXPR = "jsondecode(terraform_data.hclspec_unknown.output)"
-UNDECLARED_PREFIX = "var."
+UNDECLARED_PREFIX = "local.hclspec_undefined."
+SHARED_FILE = ("hclspec.tf", "locals {\n  hclspec_undefined = {}\n}\n")
+# The output of an infinity probe: the infinity as a string, or "finite".
+PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-Infinity" : '
+                  '"finite")')
 # Where the case's source starts in its file (see `_output_file`).
 SOURCE_FIRST_LINE = 4
 
@@ -34,15 +47,29 @@ class Unsupported(Exception):
 class Prepared:
     """A case ready to be written into a module."""
 
-    def __init__(self, name, files, source, exact_source, unknown_inputs, base_dir):
+    def __init__(self, name, expression, scope_locals, source, exact_source, unknown_inputs,
+                 base_dir):
         self.name = name
-        self.files = files
+        self.expression = expression
+        self.scope_locals = scope_locals
+        # Set when the case is run as an infinity probe.
+        self.probe = False
         self.source = source
         # Whether the case's source appears unchanged in `cN.tf`, so that Terraform's ranges
         # can be mapped back onto it.
         self.exact_source = exact_source
         self.unknown_inputs = unknown_inputs
         self.base_dir = base_dir
+
+    def files(self):
+        """{file name: text} of the case's configuration."""
+        expression = self.expression
+        if self.probe:
+            expression = PROBE_INFINITY.format(v=f"(\n{expression}\n)")
+        files = {self.expression_file: _output_file(self.name, expression)}
+        if self.scope_locals:
+            files[self.scope_file] = "locals {\n" + self.scope_locals + "}\n"
+        return files
 
     @property
     def expression_file(self):
@@ -83,13 +110,10 @@ def _expression_or_template(name, request, rewriter):
     used = [var for var in rewritten["references"] if var in rename]
     locals_text = "".join(
         f"  {name}_{var} = {cty.render(scope[var], UNKNOWN_EXPR)}\n" for var in used)
-    files = {f"{name}.tf": _output_file(name, rewritten["expression"])}
-    if locals_text:
-        files[f"{name}_scope.tf"] = "locals {\n" + locals_text + "}\n"
     unknown_inputs = any(scope[var].get("unknown") for var in used)
     exact = request["kind"] == "expression" and rewritten["expression"] == request["source"]
-    return Prepared(name, files, request["source"], exact, unknown_inputs,
-                    request.get("base_dir"))
+    return Prepared(name, rewritten["expression"], locals_text, request["source"], exact,
+                    unknown_inputs, request.get("base_dir"))
 
 
 def _output_header(name):
@@ -99,7 +123,9 @@ def _output_header(name):
 def _output_file(name, expression):
     # Marking every output sensitive lets sensitive results through; the plan still records
     # which parts of the value carry the mark.
-    return _output_header(name) + expression + "\n  )]\n}\n"
+    last_line = expression.rsplit("\n", 1)[-1]
+    separator = "\n" if "#" in last_line or "//" in last_line else ""
+    return _output_header(name) + expression + separator + ")]\n}\n"
 
 
 KINDS = {
