@@ -1,8 +1,8 @@
 """JSON with exact numbers.
 
 cty numbers are arbitrary-precision binary floats, so no number may pass through a Python
-float: numbers are read as `decimal.Decimal` (exact for any JSON number text, `-0`
-included) and written back from their exact decimal text. Integers in paths stay `int`.
+float: numbers are read as `decimal.Decimal` (exact for any JSON number text) and written back from their exact decimal text. Integers
+stay `int` (paths hold them), except `-0`, whose sign only a Decimal keeps.
 """
 import decimal
 import json
@@ -13,8 +13,13 @@ sys.set_int_max_str_digits(0)
 
 
 def loads(text):
-    """Parses JSON text; every non-integer number becomes a Decimal, integers stay int."""
-    return json.loads(text, parse_float=decimal.Decimal)
+    """Parses JSON text; every non-integer number and `-0` becomes a Decimal, other integers
+    stay int."""
+    return json.loads(text, parse_float=decimal.Decimal, parse_int=_integer)
+
+
+def _integer(text):
+    return decimal.Decimal(text) if text == "-0" else int(text)
 
 
 def dumps(value):

@@ -12,7 +12,8 @@ import tempfile
 import time
 
 WORKER_START_SECONDS = 60
-STDERR_TAIL_LINES = 20
+# A Go panic's message and the start of its stack come first.
+STDERR_HEAD_LINES = 20
 
 
 class TerraformFailure(Exception):
@@ -57,10 +58,7 @@ class Terraform:
         return answer["rc"], answer["stdout"], answer["stderr"]
 
     def close(self):
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
+        self._stop()
         if self.stderr is not None:
             self.stderr.close()
             self.stderr = None
@@ -90,15 +88,21 @@ class Terraform:
                     return self.process.stdout.readline()
 
     def _failure(self, what):
-        """Ends the worker and describes its failure with the last lines it wrote."""
-        tail = ""
+        """Ends the worker and describes its failure with the first lines it wrote."""
+        head = ""
         if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
+            self._stop()
             self.stderr.seek(0)
             lines = self.stderr.read().decode("utf-8", "replace").splitlines()
             self.stderr.close()
             self.stderr = None
-            tail = "\n".join(lines[:STDERR_TAIL_LINES])
-        return TerraformFailure(f"{what}\n{tail}".strip())
+            head = "\n".join(lines[:STDERR_HEAD_LINES])
+        return TerraformFailure(f"{what}\n{head}".strip())
+
+    def _stop(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process.stdin.close()
+            self.process.stdout.close()
+            self.process = None

