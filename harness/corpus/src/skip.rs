@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use hclspec_corpus::select::Pattern;
+use crate::select::Pattern;
 
 #[derive(Clone, Debug)]
 pub struct SkipEntry {
