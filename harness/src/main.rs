@@ -82,6 +82,9 @@ enum Command {
         /// Only report files that are not in the layout (exit 1 if any).
         #[arg(long)]
         check: bool,
+        /// Turn JSON case files into TOML ones.
+        #[arg(long)]
+        to_toml: bool,
         /// The corpus directory (default: $HCLSPEC_CORPUS, else the nearest
         /// `spec-tests` folder).
         #[arg(long, value_name = "DIR")]
@@ -123,9 +126,10 @@ fn main() -> ExitCode {
         } => cli::record(&oracle, corpus.as_deref(), force, &files),
         Command::Fmt {
             check,
+            to_toml,
             corpus,
             files,
-        } => cli::fmt(corpus.as_deref(), check, &files),
+        } => cli::fmt(corpus.as_deref(), check, to_toml, &files),
     };
     match result {
         Ok(code) => code,

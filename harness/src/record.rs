@@ -12,8 +12,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
-use hclspec_corpus::case::{CaseFile, Expectations};
+use hclspec_corpus::case::{is_toml, CaseFile, Expectations};
 use hclspec_corpus::format::case_file_text;
+use hclspec_corpus::toml_file;
 use hclspec_corpus::Oracle;
 use hclspec_protocol::compare::values_match;
 use hclspec_protocol::{ErrorPhase, Outcome, Request, Version};
@@ -107,7 +108,7 @@ pub fn record_text(
         }
     }
 
-    let mut doc: Json = serde_json::from_str(text).map_err(|e| format!("{display}: {e}"))?;
+    let mut changes: Vec<(usize, Expectations)> = Vec::new();
     for case in &file.cases {
         let mine: Vec<usize> = (0..questions.len())
             .filter(|&i| questions[i].case_index == case.index)
@@ -129,28 +130,61 @@ pub fn record_text(
             report.failed.push((case.id.clone(), why));
             continue;
         }
-        let old = &case.expect;
-        let merged = merge(case.dialect.is_hcl2(), old, &new);
-        if &merged == old {
+        let merged = merge(case.dialect.is_hcl2(), &case.expect, &new);
+        if merged == case.expect {
             report.unchanged.push(case.id.clone());
             continue;
         }
-        let obj = doc
-            .get_mut("cases")
-            .and_then(|c| c.get_mut(case.index))
-            .and_then(Json::as_object_mut)
-            .ok_or_else(|| format!("{display}: cases[{}]: not an object", case.index))?;
-        write_expectations(obj, &merged);
+        changes.push((case.index, merged));
         report.written.push(case.id.clone());
     }
 
-    if report.written.is_empty() {
+    if changes.is_empty() {
         return Ok((None, report));
     }
-    let new_text = case_file_text(&doc);
+    let new_text = if is_toml(path) {
+        rewrite_toml(text, &changes).map_err(|e| format!("{display}: {e}"))?
+    } else {
+        rewrite_json(text, &changes).map_err(|e| format!("{display}: {e}"))?
+    };
     CaseFile::parse(&new_text, name, display, path)
         .map_err(|es| format!("the recorded file would not load:\n{}", join_errors(es)))?;
     Ok((Some(new_text), report))
+}
+
+/// A TOML case file with new answers, everything else kept as written.
+fn rewrite_toml(text: &str, changes: &[(usize, Expectations)]) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+    for (index, e) in changes {
+        let (key, item) = match e {
+            Expectations::Pending => ("expect", None),
+            Expectations::Same(e) => ("expect", Some(toml_file::expectation_item(&e.to_json()))),
+            Expectations::PerVersion { v2_14, v2_24 } => {
+                let mut versions = Vec::new();
+                if let Some(a) = v2_14 {
+                    versions.push(("2.14", a.to_json()));
+                }
+                versions.push(("2.24", v2_24.to_json()));
+                ("versions", Some(toml_file::versions_item(&versions)))
+            }
+        };
+        toml_file::set_case_answer(&mut doc, *index, key, item)?;
+    }
+    Ok(doc.to_string())
+}
+
+/// A JSON case file with new answers, in the JSON layout.
+fn rewrite_json(text: &str, changes: &[(usize, Expectations)]) -> Result<String, String> {
+    let mut doc: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    for (index, e) in changes {
+        let obj = doc
+            .get_mut("cases")
+            .and_then(|c| c.get_mut(*index))
+            .and_then(Json::as_object_mut)
+            .ok_or_else(|| format!("cases[{index}]: not an object"))?;
+        write_expectations(obj, e);
+    }
+    Ok(case_file_text(&doc))
 }
 
 /// The questions a file needs answered, and the oracles that would have
@@ -491,5 +525,25 @@ mod tests {
         );
         let e = expectation_from(Outcome::Error(ErrorBody::request("bad scope"))).unwrap_err();
         assert_eq!(e, "the oracle rejected the request: bad scope");
+    }
+    /// A TOML file keeps its comments and layout; only the answers change.
+    #[test]
+    fn records_into_toml() {
+        let text = "area = \"demo\" # shared\n\n[[cases]]\nid = \"t-1\"\nsource = '''\n3'''\nnote = \"n\" # why\n";
+        let (out, report) = record_text(
+            text,
+            "demo",
+            "spec-tests/demo.toml",
+            Path::new("spec-tests/demo.toml"),
+            RecordOptions::default(),
+            &|_| true,
+            &mut ask,
+        )
+        .unwrap();
+        assert_eq!(report.written, ["t-1"]);
+        similar_asserts::assert_eq!(
+            out.unwrap(),
+            "area = \"demo\" # shared\n\n[[cases]]\nid = \"t-1\"\nsource = '''\n3'''\nversions.\"2.14\".result = { type = \"bool\", value = \"false\" }\nversions.\"2.24\".error = { phase = \"eval\", summary = \"Invalid operand\" }\nnote = \"n\" # why\n"
+        );
     }
 }

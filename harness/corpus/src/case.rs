@@ -272,9 +272,28 @@ pub fn is_case_path(name: &str, depth: usize, is_dir: bool) -> bool {
         || (depth == 1 && is_dir && NON_CASE_DIRS.contains(&name)))
 }
 
-/// Whether a file is a case file by its name.
+/// Whether a file is a case file by its name: TOML, or JSON.
 pub fn is_case_file_name(name: &str) -> bool {
-    name.ends_with(".json")
+    name.ends_with(".toml") || name.ends_with(".json")
+}
+
+/// Whether a case file is TOML (else JSON).
+pub fn is_toml(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "toml")
+}
+
+/// A deserialization error as a load error at the field it names.
+fn path_error(
+    err: &dyn Fn(String, String) -> LoadError,
+    e: &serde_path_to_error::Error<serde_json::Error>,
+) -> LoadError {
+    let path = e.path().to_string();
+    let field = if path == "." || path == "?" {
+        String::new()
+    } else {
+        path
+    };
+    err(field, e.inner().to_string())
 }
 
 impl Corpus {
@@ -434,22 +453,19 @@ impl CaseFile {
             field,
             message,
         };
-        let mut de = serde_json::Deserializer::from_str(text);
-        let doc: FileDoc = match serde_path_to_error::deserialize(&mut de) {
-            Ok(d) => d,
-            Err(e) => {
-                let path = e.path().to_string();
-                let field = if path == "." || path == "?" {
-                    String::new()
-                } else {
-                    path
-                };
-                return Err(vec![err(field, e.into_inner().to_string())]);
+        let doc = if is_toml(path) {
+            let json =
+                crate::toml_file::to_json_doc(text).map_err(|e| vec![err(e.field, e.message)])?;
+            serde_path_to_error::deserialize(json).map_err(|e| vec![path_error(&err, &e)])?
+        } else {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let doc: FileDoc = serde_path_to_error::deserialize(&mut de)
+                .map_err(|e| vec![path_error(&err, &e)])?;
+            if let Err(e) = de.end() {
+                return Err(vec![err(String::new(), e.to_string())]);
             }
+            doc
         };
-        if let Err(e) = de.end() {
-            return Err(vec![err(String::new(), e.to_string())]);
-        }
 
         let mut errors = Vec::new();
         if doc.area.trim().is_empty() {
@@ -952,15 +968,24 @@ mod tests {
     fn readme_example_loads() {
         let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec-tests/README.md");
         let text = std::fs::read_to_string(readme).unwrap();
-        let start = text.find("```json\n").expect("a json block") + "```json\n".len();
+        let start = text.find("```toml\n").expect("a toml block") + "```toml\n".len();
         let end = start + text[start..].find("```").unwrap();
-        let f = parse(&text[start..end]).unwrap();
+        let path = Path::new("spec-tests/for-expressions.toml");
+        let f = CaseFile::parse(
+            &text[start..end],
+            "for-expressions",
+            "spec-tests/for-expressions.toml",
+            path,
+        )
+        .unwrap();
         assert_eq!(f.cases.len(), 3);
         assert_eq!(f.cases[1].source, "Hello,\n${name}!");
-        assert_eq!(
-            crate::format::case_file_text(&serde_json::from_str(&text[start..end]).unwrap()),
-            &text[start..end]
-        );
+        assert!(f.cases[2].is_versioned());
+        assert!(f.cases[2]
+            .upstream
+            .as_deref()
+            .unwrap()
+            .contains("ShortCircuit"));
     }
 
     #[test]

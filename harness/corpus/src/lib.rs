@@ -6,6 +6,7 @@ mod embedded;
 pub mod format;
 pub mod select;
 pub mod skip;
+pub mod toml_file;
 
 pub use case::{
     Case, CaseFile, Corpus, Expectations, LoadError, LoadErrors, Oracle, Origin, Scope, VerifyMode,

@@ -10,8 +10,9 @@ use clap::Args;
 use serde_json::{Map, Value as Json};
 
 use hclspec::locate;
-use hclspec_corpus::case::{Case, CaseFile, Corpus, Expectations};
+use hclspec_corpus::case::{is_toml, Case, CaseFile, Corpus, Expectations};
 use hclspec_corpus::select::Selector;
+use hclspec_corpus::toml_file;
 use hclspec_protocol::{Expect, Version};
 
 mod oracle;
@@ -144,8 +145,14 @@ pub fn stats(args: &CorpusArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Lays case files out in the corpus layout.
-pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<ExitCode> {
+/// Lays case files out in the corpus layout; with `to_toml`, turns JSON
+/// case files into TOML ones (checking that both hold the same cases).
+pub fn fmt(
+    corpus: Option<&Path>,
+    check: bool,
+    to_toml: bool,
+    files: &[PathBuf],
+) -> Result<ExitCode> {
     let files = if files.is_empty() {
         let dir = locate::writable_corpus_dir(corpus).map_err(anyhow::Error::msg)?;
         hclspec_corpus::case::case_file_paths(&dir.dir).map_err(|e| {
@@ -158,9 +165,32 @@ pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<Exit
     for path in &files {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let doc: Json = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not JSON", path.display()))?;
-        let laid_out = hclspec_corpus::format::case_file_text(&doc);
+        let toml = is_toml(path);
+        if to_toml && !toml {
+            let doc: Json = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", path.display()))?;
+            let converted = toml_file::from_json_doc(&doc);
+            let target = path.with_extension("toml");
+            same_cases(path, &text, &target, &converted)?;
+            off += 1;
+            if check {
+                println!("{}: JSON, not TOML", path.display());
+            } else {
+                std::fs::write(&target, converted)
+                    .with_context(|| format!("writing {}", target.display()))?;
+                std::fs::remove_file(path)
+                    .with_context(|| format!("removing {}", path.display()))?;
+                println!("{}: now {}", path.display(), target.display());
+            }
+            continue;
+        }
+        let laid_out = if toml {
+            toml_file::canonical(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        } else {
+            let doc: Json = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", path.display()))?;
+            hclspec_corpus::format::case_file_text(&doc)
+        };
         if laid_out == text {
             continue;
         }
@@ -178,4 +208,55 @@ pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<Exit
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Refuses a conversion unless the new file holds exactly the old one's
+/// cases: the same requests, expectations and notes.
+fn same_cases(old_path: &Path, old: &str, new_path: &Path, new: &str) -> Result<()> {
+    let load = |path: &Path, text: &str| {
+        let name = path.with_extension("").display().to_string();
+        CaseFile::parse(text, &name, &path.display().to_string(), path).map_err(|es| {
+            anyhow::anyhow!(
+                "{}",
+                es.iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
+        })
+    };
+    let a = load(old_path, old)?;
+    let b = load(new_path, new).context("the converted file does not load")?;
+    let summary = |f: &CaseFile| -> Vec<String> {
+        let mut out = vec![format!("{} {:?} {}", f.area, f.seed, f.dialect)];
+        for c in &f.cases {
+            for v in Version::ALL {
+                out.push(c.request(v).to_line());
+                out.push(
+                    c.expect_for(v)
+                        .map(|e| e.to_json().to_string())
+                        .unwrap_or_default(),
+                );
+            }
+            out.push(format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?}",
+                c.seed, c.note, c.upstream, c.tags, c.verify, c.scope_name
+            ));
+        }
+        out
+    };
+    let (sa, sb) = (summary(&a), summary(&b));
+    if sa != sb {
+        let first = sa
+            .iter()
+            .zip(&sb)
+            .find(|(x, y)| x != y)
+            .map(|(x, y)| format!("\n  JSON: {x}\n  TOML: {y}"))
+            .unwrap_or_default();
+        anyhow::bail!(
+            "{}: the TOML form would not hold the same cases{first}",
+            old_path.display()
+        );
+    }
+    Ok(())
 }
