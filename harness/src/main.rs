@@ -52,18 +52,24 @@ enum Command {
         #[command(flatten)]
         corpus: cli::CorpusArgs,
     },
-    /// Check every recorded 2.14 expectation against the Go oracle.
+    /// Check every recorded expectation against its profile's oracle (HCL
+    /// 2.14: the Go oracle; 2.24: Terraform 1.15; the 0.11 dialect:
+    /// Terraform 0.11).
     Verify {
         #[command(flatten)]
         oracle: cli::OracleArgs,
         #[command(flatten)]
         corpus: cli::CorpusArgs,
     },
-    /// Ask the Go oracle for the cases of FILEs that have no expectation
+    /// Ask the oracles for the cases of FILEs that have no expectation
     /// and write the answers into the files.
     Record {
         #[command(flatten)]
         oracle: cli::OracleArgs,
+        /// The corpus directory the files belong to (default:
+        /// $HCLSPEC_CORPUS, else the nearest `spec-tests` folder).
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
         /// Ask again for cases that already have an expectation.
         #[arg(long)]
         force: bool,
@@ -76,6 +82,9 @@ enum Command {
         /// Only report files that are not in the layout (exit 1 if any).
         #[arg(long)]
         check: bool,
+        /// Turn JSON case files into TOML ones.
+        #[arg(long)]
+        to_toml: bool,
         /// The corpus directory (default: $HCLSPEC_CORPUS, else the nearest
         /// `spec-tests` folder).
         #[arg(long, value_name = "DIR")]
@@ -111,14 +120,16 @@ fn main() -> ExitCode {
         Command::Verify { oracle, corpus } => cli::verify(&oracle, &corpus),
         Command::Record {
             oracle,
+            corpus,
             force,
             files,
-        } => cli::record(&oracle, force, &files),
+        } => cli::record(&oracle, corpus.as_deref(), force, &files),
         Command::Fmt {
             check,
+            to_toml,
             corpus,
             files,
-        } => cli::fmt(corpus.as_deref(), check, &files),
+        } => cli::fmt(corpus.as_deref(), check, to_toml, &files),
     };
     match result {
         Ok(code) => code,

@@ -1,17 +1,24 @@
-//! `hclspec record`: asks an oracle for the cases of a file that have no
+//! `hclspec record`: asks the oracles for the cases of a file that have no
 //! expectation yet (or all of them) and writes the answers into the file.
+//!
+//! Each profile has its oracle: HCL 2.14 the Go oracle (hashicorp/hcl
+//! 2.14.1), HCL 2.24 real Terraform 1.15, the 0.11 dialect real Terraform
+//! 0.11.11. For an HCL2 case both are asked; equal answers are recorded once
+//! (`expect`), different ones per version (`versions`). An oracle that is
+//! not available is not asked: the other's answer stands for both
+//! profiles until `hclspec verify` checks it.
 
 use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
-use hclspec_corpus::case::{CaseFile, Expectations};
+use hclspec_corpus::case::{is_toml, CaseFile, Expectations};
 use hclspec_corpus::format::case_file_text;
+use hclspec_corpus::toml_file;
+use hclspec_corpus::Oracle;
+use hclspec_protocol::compare::values_match;
 use hclspec_protocol::{ErrorPhase, Outcome, Request, Version};
 use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
-
-/// The version whose answers the oracle gives.
-pub const ORACLE_VERSION: Version = Version::V2_14;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RecordOptions {
@@ -26,16 +33,26 @@ pub struct RecordReport {
     pub written: Vec<String>,
     /// Ids asked again whose expectation did not change.
     pub unchanged: Vec<String>,
-    /// Ids the oracle gave no usable answer for, and why.
+    /// Ids an oracle gave no usable answer for, and why.
     pub failed: Vec<(String, String)>,
+    /// Oracles that were needed but not available, with how many cases
+    /// they were not asked about.
+    pub not_asked: Vec<(Oracle, usize)>,
 }
 
-/// Where an answer goes in a case object.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
-    Expect,
-    Versions2_14,
+/// One question to an oracle: a case of the file under a profile.
+#[derive(Clone, Debug)]
+pub struct Question {
+    /// Position of the case in the file.
+    pub case_index: usize,
+    pub version: Version,
+    pub oracle: Oracle,
+    pub request: Request,
 }
+
+/// Answers a batch of requests with one oracle, one answer per request in
+/// order (`Err` with why when there is no usable answer).
+pub type AskOracle<'a> = dyn FnMut(Oracle, &[Request]) -> Vec<Result<Outcome, String>> + 'a;
 
 /// Records into the file at `path` (`display` names it in messages; `name`
 /// as in [`CaseFile`]). The file is rewritten in the canonical layout only
@@ -45,10 +62,11 @@ pub fn record_file(
     name: &str,
     display: &str,
     opts: RecordOptions,
-    oracle: &mut dyn FnMut(&Request) -> Result<Outcome, String>,
+    available: &dyn Fn(Oracle) -> bool,
+    ask: &mut AskOracle<'_>,
 ) -> Result<RecordReport, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{display}: {e}"))?;
-    let (new_text, report) = record_text(&text, name, display, path, opts, oracle)?;
+    let (new_text, report) = record_text(&text, name, display, path, opts, available, ask)?;
     if let Some(new_text) = new_text {
         std::fs::write(path, new_text).map_err(|e| format!("{display}: {e}"))?;
     }
@@ -62,68 +80,251 @@ pub fn record_text(
     display: &str,
     path: &Path,
     opts: RecordOptions,
-    oracle: &mut dyn FnMut(&Request) -> Result<Outcome, String>,
+    available: &dyn Fn(Oracle) -> bool,
+    ask: &mut AskOracle<'_>,
 ) -> Result<(Option<String>, RecordReport), String> {
     let file = CaseFile::parse(text, name, display, path).map_err(join_errors)?;
-    let mut doc: Json = serde_json::from_str(text).map_err(|e| format!("{display}: {e}"))?;
     let mut report = RecordReport::default();
+    let (questions, not_asked) = questions(&file, opts, available);
+    report.not_asked = not_asked;
 
+    // One batch per oracle, answers put back by question.
+    let mut answers: Vec<Option<Result<Expect, String>>> = vec![None; questions.len()];
+    for oracle in Oracle::ALL {
+        let mine: Vec<usize> = (0..questions.len())
+            .filter(|&i| questions[i].oracle == oracle)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let requests: Vec<Request> = mine.iter().map(|&i| questions[i].request.clone()).collect();
+        let mut got = ask(oracle, &requests).into_iter();
+        for &i in &mine {
+            let answer = got
+                .next()
+                .unwrap_or_else(|| Err(MSG_NO_ANSWER.to_string()))
+                .and_then(expectation_from);
+            answers[i] = Some(answer);
+        }
+    }
+
+    let mut changes: Vec<(usize, Expectations)> = Vec::new();
     for case in &file.cases {
-        let target = match &case.expect {
-            Expectations::Pending => Target::Expect,
-            Expectations::Same(_) if opts.force => Target::Expect,
-            Expectations::PerVersion { v2_14: None, .. } => Target::Versions2_14,
-            Expectations::PerVersion { v2_14: Some(_), .. } if opts.force => Target::Versions2_14,
-            _ => continue,
-        };
-        let answer = oracle(&case.request(ORACLE_VERSION)).and_then(expectation_from);
-        let expect = match answer {
-            Ok(e) => e,
-            Err(why) => {
-                report.failed.push((case.id.clone(), why));
-                continue;
+        let mine: Vec<usize> = (0..questions.len())
+            .filter(|&i| questions[i].case_index == case.index)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut new = Vec::new();
+        let mut failed = None;
+        for &i in &mine {
+            match answers[i].take().expect("every question was answered") {
+                Ok(e) => new.push((questions[i].version, e)),
+                Err(why) => {
+                    failed = Some(format!("{}: {why}", questions[i].oracle.as_str()));
+                }
             }
-        };
-        if case.expect_for(ORACLE_VERSION) == Some(&expect) {
+        }
+        if let Some(why) = failed {
+            report.failed.push((case.id.clone(), why));
+            continue;
+        }
+        let merged = merge(case.dialect.is_hcl2(), &case.expect, &new);
+        if merged == case.expect {
             report.unchanged.push(case.id.clone());
             continue;
         }
-        let obj = doc
-            .get_mut("cases")
-            .and_then(|c| c.get_mut(case.index))
-            .and_then(Json::as_object_mut)
-            .ok_or_else(|| format!("{display}: cases[{}]: not an object", case.index))?;
-        match target {
-            Target::Expect => put_after(obj, "expect", expect.to_json(), &EXPECT_AFTER),
-            Target::Versions2_14 => {
-                let versions = obj
-                    .get_mut("versions")
-                    .and_then(Json::as_object_mut)
-                    .ok_or_else(|| {
-                        format!("{display}: cases[{}].versions: not an object", case.index)
-                    })?;
-                put_after(versions, "2.14", expect.to_json(), &[]);
-            }
-        }
+        changes.push((case.index, merged));
         report.written.push(case.id.clone());
     }
 
-    if report.written.is_empty() {
+    if changes.is_empty() {
         return Ok((None, report));
     }
-    let new_text = case_file_text(&doc);
+    let new_text = if is_toml(path) {
+        rewrite_toml(text, &changes).map_err(|e| format!("{display}: {e}"))?
+    } else {
+        rewrite_json(text, &changes).map_err(|e| format!("{display}: {e}"))?
+    };
     CaseFile::parse(&new_text, name, display, path)
         .map_err(|es| format!("the recorded file would not load:\n{}", join_errors(es)))?;
     Ok((Some(new_text), report))
 }
 
+/// A TOML case file with new answers, everything else kept as written.
+fn rewrite_toml(text: &str, changes: &[(usize, Expectations)]) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+    for (index, e) in changes {
+        let (key, item) = match e {
+            Expectations::Pending => ("expect", None),
+            Expectations::Same(e) => ("expect", Some(toml_file::expectation_item(&e.to_json()))),
+            Expectations::PerVersion { v2_14, v2_24 } => {
+                let mut versions = Vec::new();
+                if let Some(a) = v2_14 {
+                    versions.push(("2.14", a.to_json()));
+                }
+                versions.push(("2.24", v2_24.to_json()));
+                ("versions", Some(toml_file::versions_item(&versions)))
+            }
+        };
+        toml_file::set_case_answer(&mut doc, *index, key, item)?;
+    }
+    Ok(doc.to_string())
+}
+
+/// A JSON case file with new answers, in the JSON layout.
+fn rewrite_json(text: &str, changes: &[(usize, Expectations)]) -> Result<String, String> {
+    let mut doc: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    for (index, e) in changes {
+        let obj = doc
+            .get_mut("cases")
+            .and_then(|c| c.get_mut(*index))
+            .and_then(Json::as_object_mut)
+            .ok_or_else(|| format!("cases[{index}]: not an object"))?;
+        write_expectations(obj, e);
+    }
+    Ok(case_file_text(&doc))
+}
+
+/// The questions a file needs answered, and the oracles that would have
+/// been asked but are not available (with how many cases each).
+pub fn questions(
+    file: &CaseFile,
+    opts: RecordOptions,
+    available: &dyn Fn(Oracle) -> bool,
+) -> (Vec<Question>, Vec<(Oracle, usize)>) {
+    let mut out = Vec::new();
+    let mut missing: Vec<(Oracle, usize)> = Vec::new();
+    for case in &file.cases {
+        let versions: Vec<Version> = if !case.dialect.is_hcl2() {
+            match (&case.expect, opts.force) {
+                (Expectations::Pending, _) | (_, true) => vec![Version::default()],
+                _ => vec![],
+            }
+        } else {
+            match (&case.expect, opts.force) {
+                (Expectations::Pending, _) | (_, true) => Version::ALL.to_vec(),
+                (Expectations::PerVersion { v2_14: None, .. }, false) => vec![Version::V2_14],
+                _ => vec![],
+            }
+        };
+        for version in versions {
+            let oracle = Oracle::for_profile(case.dialect, version);
+            if !available(oracle) {
+                match missing.iter_mut().find(|(o, _)| *o == oracle) {
+                    Some((_, n)) => *n += 1,
+                    None => missing.push((oracle, 1)),
+                }
+                continue;
+            }
+            out.push(Question {
+                case_index: case.index,
+                version,
+                oracle,
+                request: case.request(version),
+            });
+        }
+    }
+    (out, missing)
+}
+
+/// The expectations once the new answers replace the old ones: one answer
+/// where the versions agree (or only one is known), else one per version.
+fn merge(hcl2: bool, old: &Expectations, new: &[(Version, Expect)]) -> Expectations {
+    if !hcl2 {
+        return match new.first() {
+            Some((_, e)) => Expectations::Same(e.clone()),
+            None => old.clone(),
+        };
+    }
+    let pick = |v: Version| {
+        new.iter()
+            .find(|(nv, _)| *nv == v)
+            .map(|(_, e)| e.clone())
+            .or_else(|| old_for(old, v))
+    };
+    match (pick(Version::V2_14), pick(Version::V2_24)) {
+        (Some(a), Some(b)) if same_expectation(&a, &b) => Expectations::Same(a),
+        (a, Some(b)) => Expectations::PerVersion { v2_14: a, v2_24: b },
+        (Some(a), None) => Expectations::Same(a),
+        (None, None) => old.clone(),
+    }
+}
+
+/// The old expectation for `v`; a shared one counts for both versions only
+/// when no new answer says otherwise (the caller's `pick` asks new first).
+fn old_for(old: &Expectations, v: Version) -> Option<Expect> {
+    match (old, v) {
+        (Expectations::Pending, _) => None,
+        (Expectations::Same(e), _) => Some(e.clone()),
+        (Expectations::PerVersion { v2_14, .. }, Version::V2_14) => v2_14.clone(),
+        (Expectations::PerVersion { v2_24, .. }, Version::V2_24) => Some(v2_24.clone()),
+    }
+}
+
+/// Whether two recorded answers are the same: values by type, value and
+/// sensitive parts; errors by phase and summary.
+pub fn same_expectation(a: &Expect, b: &Expect) -> bool {
+    match (a, b) {
+        (Expect::Result(x), Expect::Result(y)) => {
+            values_match(x, y).is_ok() && {
+                let paths = |v: &hclspec_protocol::TypedValue| {
+                    let mut p: Vec<String> = v.sensitive.iter().map(|s| s.to_string()).collect();
+                    p.sort();
+                    p
+                };
+                paths(x) == paths(y)
+            }
+        }
+        (Expect::Error(x), Expect::Error(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Writes `expect` or `versions` into a case object, removing the other.
+fn write_expectations(obj: &mut Map<String, Json>, e: &Expectations) {
+    match e {
+        Expectations::Pending => {
+            obj.shift_remove("expect");
+            obj.shift_remove("versions");
+        }
+        Expectations::Same(e) => {
+            let at = obj.keys().position(|k| k == "versions");
+            obj.shift_remove("versions");
+            match at {
+                Some(i) => {
+                    obj.shift_insert(i.min(obj.len()), "expect".into(), e.to_json());
+                }
+                None => put_after(obj, "expect", e.to_json(), &EXPECT_AFTER),
+            }
+        }
+        Expectations::PerVersion { v2_14, v2_24 } => {
+            let at = obj.keys().position(|k| k == "expect");
+            obj.shift_remove("expect");
+            let mut versions = Map::new();
+            if let Some(a) = v2_14 {
+                versions.insert("2.14".into(), a.to_json());
+            }
+            versions.insert("2.24".into(), v2_24.to_json());
+            match at {
+                Some(i) => {
+                    obj.shift_insert(i.min(obj.len()), "versions".into(), Json::Object(versions));
+                }
+                None => put_after(obj, "versions", Json::Object(versions), &EXPECT_AFTER),
+            }
+        }
+    }
+}
+
 /// `expect` goes after the first of these keys a case has (else first).
-const EXPECT_AFTER: [&str; 4] = ["scope", "source", "kind", "id"];
+const EXPECT_AFTER: [&str; 6] = ["scope", "spec", "type", "source", "kind", "id"];
 
 const MSG_ORACLE_REJECTED: &str = "the oracle rejected the request";
 const MSG_ORACLE_UNSUPPORTED: &str = "the oracle does not support this case";
 const MSG_ORACLE_CRASHED: &str = "the oracle crashed";
 const MSG_ORACLE_ONLY_PARSED: &str = "the oracle only parsed the source";
+const MSG_NO_ANSWER: &str = "the oracle gave no answer";
 
 /// The expectation an oracle answer records; error summaries are kept.
 pub fn expectation_from(outcome: Outcome) -> Result<Expect, String> {
@@ -185,86 +386,125 @@ mod tests {
     {"id": "d-1", "source": ["true", "&& false"], "note": "n"},
     {"id": "d-2", "source": "1", "scope": {}, "expect": {"error": {"phase": "eval"}}, "tags": ["t"]},
     {"id": "d-3", "source": "2", "upstream": "hcl#1", "versions": {"2.24": {"error": {"phase": "parse"}}}},
-    {"id": "d-4", "kind": "template", "source": "x"}
+    {"id": "d-4", "kind": "template", "source": "x"},
+    {"id": "d-5", "source": "3"}
   ]
 }"#;
 
-    /// A scripted oracle: answers by source text.
-    fn oracle(req: &Request) -> Result<Outcome, String> {
-        assert_eq!(req.hcl_version, Some(Version::V2_14));
-        match req.source.as_str() {
-            "true\n&& false" | "2" => Ok(Outcome::Result(TypedValue {
-                ty: json!("bool"),
-                value: json!(false),
-                unknown: vec![],
-                ..Default::default()
-            })),
-            "1" => Ok(Outcome::Error(ErrorBody {
-                phase: ErrorPhase::Eval,
-                summary: "Invalid operand".into(),
-                detail: "d".into(),
-                range: None,
-                library_panic: false,
-            })),
-            _ => Ok(Outcome::Unsupported("templates".into())),
-        }
+    fn bool_false() -> Outcome {
+        Outcome::Result(TypedValue {
+            ty: json!("bool"),
+            value: json!(false),
+            ..Default::default()
+        })
     }
 
-    fn run(force: bool) -> (Option<String>, RecordReport) {
+    fn invalid_operand() -> Outcome {
+        Outcome::Error(ErrorBody {
+            phase: ErrorPhase::Eval,
+            summary: "Invalid operand".into(),
+            detail: "d".into(),
+            range: None,
+            library_panic: false,
+        })
+    }
+
+    /// Scripted oracles: answer by source text; Terraform differs from HCL
+    /// 2.14 on `3`.
+    fn ask(oracle: Oracle, requests: &[Request]) -> Vec<Result<Outcome, String>> {
+        requests
+            .iter()
+            .map(|req| {
+                let want = match oracle {
+                    Oracle::GoHcl => Version::V2_14,
+                    _ => Version::V2_24,
+                };
+                assert_eq!(req.hcl_version, Some(want));
+                Ok(match (req.source.as_str(), oracle) {
+                    ("true\n&& false" | "2", _) => bool_false(),
+                    ("1", _) => invalid_operand(),
+                    ("3", Oracle::GoHcl) => bool_false(),
+                    ("3", _) => invalid_operand(),
+                    _ => Outcome::Unsupported("templates".into()),
+                })
+            })
+            .collect()
+    }
+
+    fn run(
+        text: &str,
+        force: bool,
+        available: &dyn Fn(Oracle) -> bool,
+    ) -> (Option<String>, RecordReport) {
         record_text(
-            FILE,
+            text,
             "demo",
             "spec-tests/demo.json",
             Path::new("spec-tests/demo.json"),
             RecordOptions { force },
-            &mut oracle,
+            available,
+            &mut ask,
         )
         .unwrap()
     }
 
     #[test]
-    fn records_pending_cases_only() {
-        let (text, report) = run(false);
-        assert_eq!(report.written, ["d-1", "d-3"]);
+    fn records_pending_cases_from_both_oracles() {
+        let (text, report) = run(FILE, false, &|_| true);
+        assert_eq!(report.written, ["d-1", "d-3", "d-5"]);
         assert_eq!(report.failed.len(), 1);
         assert_eq!(report.failed[0].0, "d-4");
-        assert!(report.failed[0].1.contains("does not support"));
+        assert!(
+            report.failed[0].1.contains("does not support"),
+            "{report:?}"
+        );
         let want = r#"{
   "area": "demo",
   "cases": [
     {"id": "d-1", "source": ["true", "&& false"], "expect": {"result": {"type": "bool", "value": false}}, "note": "n"},
     {"id": "d-2", "source": "1", "scope": {}, "expect": {"error": {"phase": "eval"}}, "tags": ["t"]},
     {"id": "d-3", "source": "2", "upstream": "hcl#1", "versions": {"2.14": {"result": {"type": "bool", "value": false}}, "2.24": {"error": {"phase": "parse"}}}},
-    {"id": "d-4", "kind": "template", "source": "x"}
+    {"id": "d-4", "kind": "template", "source": "x"},
+    {"id": "d-5", "source": "3", "versions": {"2.14": {"result": {"type": "bool", "value": false}}, "2.24": {"error": {"phase": "eval", "summary": "Invalid operand"}}}}
   ]
 }
 "#;
         similar_asserts::assert_eq!(text.unwrap(), want);
     }
 
+    /// Without Terraform, the Go oracle's answer is recorded for both
+    /// profiles, and the report says Terraform was not asked.
     #[test]
-    fn force_rerecords_with_summaries() {
-        let (text, report) = run(true);
-        assert_eq!(report.written, ["d-1", "d-2", "d-3"]);
+    fn a_missing_oracle_is_reported() {
+        let (text, report) = run(FILE, false, &|o| o == Oracle::GoHcl);
+        assert_eq!(report.not_asked, [(Oracle::Terraform, 3)]);
+        let text = text.unwrap();
+        assert!(
+            text.contains(r#"{"id": "d-5", "source": "3", "expect": {"result": {"type": "bool", "value": false}}}"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn force_rerecords_and_merges_agreeing_versions() {
+        let (text, report) = run(FILE, true, &|_| true);
+        assert_eq!(report.written, ["d-1", "d-2", "d-3", "d-5"]);
         let text = text.unwrap();
         assert!(
             text.contains(
-                r#""expect": {"error": {"phase": "eval", "summary": "Invalid operand"}}"#
+                r#"{"id": "d-2", "source": "1", "scope": {}, "expect": {"error": {"phase": "eval", "summary": "Invalid operand"}}, "tags": ["t"]}"#
             ),
             "{text}"
         );
+        // d-3: both oracles now say false: one shared answer.
+        assert!(
+            text.contains(r#"{"id": "d-3", "source": "2", "upstream": "hcl#1", "expect": {"result": {"type": "bool", "value": false}}}"#),
+            "{text}"
+        );
         // Recording the recorded file again changes nothing.
-        let again = record_text(
-            &text,
-            "demo",
-            "spec-tests/demo.json",
-            Path::new("spec-tests/demo.json"),
-            RecordOptions { force: true },
-            &mut oracle,
-        )
-        .unwrap();
-        assert_eq!(again.0, None);
-        assert_eq!(again.1.unchanged, ["d-1", "d-2", "d-3"]);
+        let (again, report) = run(&text, true, &|_| true);
+        assert_eq!(again, None);
+        assert_eq!(report.unchanged, ["d-1", "d-2", "d-3", "d-5"]);
     }
 
     #[test]
@@ -275,7 +515,8 @@ mod tests {
             "spec-tests/a.json",
             Path::new("spec-tests/a.json"),
             RecordOptions::default(),
-            &mut oracle,
+            &|_| true,
+            &mut ask,
         )
         .unwrap_err();
         assert!(
@@ -284,5 +525,25 @@ mod tests {
         );
         let e = expectation_from(Outcome::Error(ErrorBody::request("bad scope"))).unwrap_err();
         assert_eq!(e, "the oracle rejected the request: bad scope");
+    }
+    /// A TOML file keeps its comments and layout; only the answers change.
+    #[test]
+    fn records_into_toml() {
+        let text = "area = \"demo\" # shared\n\n[[cases]]\nid = \"t-1\"\nsource = '''\n3'''\nnote = \"n\" # why\n";
+        let (out, report) = record_text(
+            text,
+            "demo",
+            "spec-tests/demo.toml",
+            Path::new("spec-tests/demo.toml"),
+            RecordOptions::default(),
+            &|_| true,
+            &mut ask,
+        )
+        .unwrap();
+        assert_eq!(report.written, ["t-1"]);
+        similar_asserts::assert_eq!(
+            out.unwrap(),
+            "area = \"demo\" # shared\n\n[[cases]]\nid = \"t-1\"\nsource = '''\n3'''\nversions.\"2.14\".result = { type = \"bool\", value = \"false\" }\nversions.\"2.24\".error = { phase = \"eval\", summary = \"Invalid operand\" }\nnote = \"n\" # why\n"
+        );
     }
 }

@@ -21,8 +21,28 @@ pub type Scope = BTreeMap<String, TypedValue>;
 /// Every case file under a corpus root.
 #[derive(Clone, Debug)]
 pub struct Corpus {
-    pub root: PathBuf,
+    /// Where the case files were read from.
+    pub origin: Origin,
     pub files: Vec<CaseFile>,
+}
+
+/// Where a corpus comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A directory on disk.
+    Dir(PathBuf),
+    /// The copy built into this program.
+    Embedded,
+}
+
+impl Origin {
+    /// The directory, for a corpus read from disk.
+    pub fn dir(&self) -> Option<&Path> {
+        match self {
+            Origin::Dir(p) => Some(p),
+            Origin::Embedded => None,
+        }
+    }
 }
 
 /// One case file.
@@ -240,8 +260,41 @@ impl fmt::Display for LoadErrors {
 
 impl std::error::Error for LoadErrors {}
 
-/// Folders under the corpus root that hold no case files.
-pub const NON_CASE_DIRS: [&str; 1] = ["schema"];
+/// Folders under the corpus root that hold no case files: the schemas, and
+/// the files that file-system functions read.
+pub const NON_CASE_DIRS: [&str; 2] = ["schema", "fixtures"];
+
+/// Whether a file or folder named `name`, `depth` levels below the corpus
+/// root, can hold case files.
+pub fn is_case_path(name: &str, depth: usize, is_dir: bool) -> bool {
+    !(name.starts_with('_')
+        || name.starts_with('.')
+        || (depth == 1 && is_dir && NON_CASE_DIRS.contains(&name)))
+}
+
+/// Whether a file is a case file by its name: TOML, or JSON.
+pub fn is_case_file_name(name: &str) -> bool {
+    name.ends_with(".toml") || name.ends_with(".json")
+}
+
+/// Whether a case file is TOML (else JSON).
+pub fn is_toml(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "toml")
+}
+
+/// A deserialization error as a load error at the field it names.
+fn path_error(
+    err: &dyn Fn(String, String) -> LoadError,
+    e: &serde_path_to_error::Error<serde_json::Error>,
+) -> LoadError {
+    let path = e.path().to_string();
+    let field = if path == "." || path == "?" {
+        String::new()
+    } else {
+        path
+    };
+    err(field, e.inner().to_string())
+}
 
 impl Corpus {
     /// Loads every `*.json` under `root` (skipping `schema/` and names that
@@ -262,12 +315,50 @@ impl Corpus {
                 Err(mut e) => errors.append(&mut e),
             }
         }
-        errors.extend(duplicate_ids(&loaded));
+        Corpus::checked(Origin::Dir(root.to_path_buf()), loaded, errors)
+    }
+
+    /// The corpus built into this program (the `spec-tests` folder it was
+    /// built from).
+    pub fn embedded() -> Result<Corpus, LoadErrors> {
+        let mut loaded = Vec::new();
+        let mut errors = Vec::new();
+        for (rel, text) in crate::embedded::case_files() {
+            let path = Path::new(crate::EMBEDDED_ROOT).join(&rel);
+            let name = slash_path(&rel.with_extension(""));
+            let display = slash_path(&path);
+            let Some(text) = text else {
+                errors.push(LoadError {
+                    file: display,
+                    field: String::new(),
+                    message: MSG_NOT_UTF8.into(),
+                });
+                continue;
+            };
+            match CaseFile::parse(text, &name, &display, &path) {
+                Ok(f) => loaded.push(f),
+                Err(mut e) => errors.append(&mut e),
+            }
+        }
+        Corpus::checked(Origin::Embedded, loaded, errors)
+    }
+
+    /// `dir` if given, else the embedded corpus.
+    pub fn load_or_embedded(dir: Option<&Path>) -> Result<Corpus, LoadErrors> {
+        match dir {
+            Some(d) => Corpus::load(d),
+            None => Corpus::embedded(),
+        }
+    }
+
+    fn checked(
+        origin: Origin,
+        files: Vec<CaseFile>,
+        mut errors: Vec<LoadError>,
+    ) -> Result<Corpus, LoadErrors> {
+        errors.extend(duplicate_ids(&files));
         if errors.is_empty() {
-            Ok(Corpus {
-                root: root.to_path_buf(),
-                files: loaded,
-            })
+            Ok(Corpus { origin, files })
         } else {
             Err(LoadErrors(errors))
         }
@@ -291,17 +382,16 @@ pub fn case_file_paths(root: &Path) -> Result<Vec<PathBuf>, String> {
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
-            let name = e.file_name().to_string_lossy();
             e.depth() == 0
-                || !(name.starts_with('_')
-                    || name.starts_with('.')
-                    || (e.depth() == 1
-                        && e.file_type().is_dir()
-                        && NON_CASE_DIRS.contains(&name.as_ref())))
+                || is_case_path(
+                    &e.file_name().to_string_lossy(),
+                    e.depth(),
+                    e.file_type().is_dir(),
+                )
         });
     for entry in walker {
         let entry = entry.map_err(|e| e.to_string())?;
-        if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == "json") {
+        if entry.file_type().is_file() && is_case_file_name(&entry.file_name().to_string_lossy()) {
             out.push(entry.into_path());
         }
     }
@@ -309,6 +399,7 @@ pub fn case_file_paths(root: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 const MSG_NO_CORPUS: &str = "not a directory";
+const MSG_NOT_UTF8: &str = "not UTF-8";
 
 /// `spec-tests/a/b.json` for `root/a/b.json`: the root's own name, then the
 /// path inside it.
@@ -326,7 +417,7 @@ pub fn display_name(root: &Path, path: &Path) -> String {
     }
 }
 
-fn slash_path(p: &Path) -> String {
+pub(crate) fn slash_path(p: &Path) -> String {
     p.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
@@ -362,22 +453,19 @@ impl CaseFile {
             field,
             message,
         };
-        let mut de = serde_json::Deserializer::from_str(text);
-        let doc: FileDoc = match serde_path_to_error::deserialize(&mut de) {
-            Ok(d) => d,
-            Err(e) => {
-                let path = e.path().to_string();
-                let field = if path == "." || path == "?" {
-                    String::new()
-                } else {
-                    path
-                };
-                return Err(vec![err(field, e.into_inner().to_string())]);
+        let doc = if is_toml(path) {
+            let json =
+                crate::toml_file::to_json_doc(text).map_err(|e| vec![err(e.field, e.message)])?;
+            serde_path_to_error::deserialize(json).map_err(|e| vec![path_error(&err, &e)])?
+        } else {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let doc: FileDoc = serde_path_to_error::deserialize(&mut de)
+                .map_err(|e| vec![path_error(&err, &e)])?;
+            if let Err(e) = de.end() {
+                return Err(vec![err(String::new(), e.to_string())]);
             }
+            doc
         };
-        if let Err(e) = de.end() {
-            return Err(vec![err(String::new(), e.to_string())]);
-        }
 
         let mut errors = Vec::new();
         if doc.area.trim().is_empty() {
@@ -442,9 +530,6 @@ impl CaseFile {
                             None
                         }
                     };
-                    if c.upstream.as_deref().map_or(true, |u| u.trim().is_empty()) {
-                        push(format!("{at}.upstream"), MSG_VERSIONS_NEED_UPSTREAM.into());
-                    }
                     match v2_24 {
                         Some(v2_24) => Expectations::PerVersion { v2_14, v2_24 },
                         None => Expectations::Pending,
@@ -502,8 +587,6 @@ impl CaseFile {
 const MSG_EMPTY: &str = "must not be empty";
 const MSG_EXPECT_AND_VERSIONS: &str = "a case has either `expect` or `versions`, not both";
 const MSG_VERSIONS_NEED_2_24: &str = "`versions` must give the \"2.24\" expectation";
-const MSG_VERSIONS_NEED_UPSTREAM: &str =
-    "a case whose answer depends on the version must cite `upstream`";
 const MSG_CONVERT_NEEDS_TYPE: &str = "a `convert` case needs a type constraint";
 const MSG_TYPE_ONLY_CONVERT: &str = "only a `convert` case has a type constraint";
 const MSG_BODY_NEEDS_SPEC: &str = "a `body` case needs a spec";
@@ -805,8 +888,6 @@ mod tests {
             "spec-tests/splat.json: cases[4].expect: needs exactly one of `result` or `error`",
             "spec-tests/splat.json: cases[5].versions: a case has either `expect` or `versions`",
             "spec-tests/splat.json: cases[6].versions: `versions` must give the \"2.24\"",
-            "spec-tests/splat.json: cases[6].upstream: a case whose answer depends",
-            "spec-tests/splat.json: cases[7].upstream: a case whose answer depends",
         ];
         assert_eq!(errs.len(), want.len(), "{errs:#?}");
         for (got, want) in errs.iter().zip(want) {
@@ -887,15 +968,24 @@ mod tests {
     fn readme_example_loads() {
         let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec-tests/README.md");
         let text = std::fs::read_to_string(readme).unwrap();
-        let start = text.find("```json\n").expect("a json block") + "```json\n".len();
+        let start = text.find("```toml\n").expect("a toml block") + "```toml\n".len();
         let end = start + text[start..].find("```").unwrap();
-        let f = parse(&text[start..end]).unwrap();
+        let path = Path::new("spec-tests/for-expressions.toml");
+        let f = CaseFile::parse(
+            &text[start..end],
+            "for-expressions",
+            "spec-tests/for-expressions.toml",
+            path,
+        )
+        .unwrap();
         assert_eq!(f.cases.len(), 3);
         assert_eq!(f.cases[1].source, "Hello,\n${name}!");
-        assert_eq!(
-            crate::format::case_file_text(&serde_json::from_str(&text[start..end]).unwrap()),
-            &text[start..end]
-        );
+        assert!(f.cases[2].is_versioned());
+        assert!(f.cases[2]
+            .upstream
+            .as_deref()
+            .unwrap()
+            .contains("ShortCircuit"));
     }
 
     #[test]

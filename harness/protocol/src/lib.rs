@@ -231,7 +231,13 @@ mod tests {
     /// reads protocol JSON: requests, responses, typed values alone.
     #[test]
     fn numbers_stay_exact_when_read() {
-        let texts = ["900719925474099.3", "-0", "0.1000000000000000000000000000001", "-0.0", "123456789012345678901234567890.5"];
+        let texts = [
+            "900719925474099.3",
+            "-0",
+            "0.1000000000000000000000000000001",
+            "-0.0",
+            "123456789012345678901234567890.5",
+        ];
         for text in texts {
             let line = format!(
                 r#"{{"id":"a","kind":"template","source":"${{x}}","scope":{{"x":{{"type":"number","value":{text}}}}}}}"#
@@ -239,9 +245,14 @@ mod tests {
             let req = Request::parse_line(&line).unwrap();
             assert_eq!(req.scope["x"].value.to_string(), text, "request");
             let again = Request::parse_line(&req.to_line()).unwrap();
-            assert_eq!(again.scope["x"].value.to_string(), text, "request round trip");
+            assert_eq!(
+                again.scope["x"].value.to_string(),
+                text,
+                "request round trip"
+            );
 
-            let line = format!(r#"{{"id":"a","result":{{"type":["list","number"],"value":[{text}]}}}}"#);
+            let line =
+                format!(r#"{{"id":"a","result":{{"type":["list","number"],"value":[{text}]}}}}"#);
             let Outcome::Result(tv) = Response::parse_line(&line).unwrap().outcome else {
                 panic!("{line}")
             };
@@ -281,12 +292,27 @@ mod tests {
             assert_eq!(Request::parse_line(&req.to_line()).unwrap(), req, "{line}");
         }
         let bad: &[(&str, &str)] = &[
-            (r#"{"id":"a","kind":"convert","source":"1"}"#, "needs a type constraint"),
-            (r#"{"id":"a","kind":"expression","source":"1","type":"string"}"#, "only a `convert`"),
+            (
+                r#"{"id":"a","kind":"convert","source":"1"}"#,
+                "needs a type constraint",
+            ),
+            (
+                r#"{"id":"a","kind":"expression","source":"1","type":"string"}"#,
+                "only a `convert`",
+            ),
             (r#"{"id":"a","kind":"body","source":""}"#, "needs a spec"),
-            (r#"{"id":"a","kind":"template","source":"","spec":{}}"#, "only a `body`"),
-            (r#"{"id":"a","kind":"expression","source":"1","dialect":"hil"}"#, "dialect: unknown variant"),
-            (r#"{"id":"a","kind":"expression","source":"1","source":"2"}"#, "duplicate field `source`"),
+            (
+                r#"{"id":"a","kind":"template","source":"","spec":{}}"#,
+                "only a `body`",
+            ),
+            (
+                r#"{"id":"a","kind":"expression","source":"1","dialect":"hil"}"#,
+                "dialect: unknown variant",
+            ),
+            (
+                r#"{"id":"a","kind":"expression","source":"1","source":"2"}"#,
+                "duplicate field `source`",
+            ),
             (
                 r#"{"id":"a","kind":"expression","source":"1","scope":{"x":{"type":"bool","value":true},"x":{"type":"bool","value":false}}}"#,
                 "variable \"x\" is given twice",
@@ -302,7 +328,9 @@ mod tests {
         let err = Response::parse_line(r#"{"id":"a","parsed":false}"#).unwrap_err();
         assert!(err.0.contains("parsed: must be true"), "{err}");
         assert_eq!(
-            Response::parse_line(r#"{"id":"a","parsed":true}"#).unwrap().outcome,
+            Response::parse_line(r#"{"id":"a","parsed":true}"#)
+                .unwrap()
+                .outcome,
             Outcome::Parsed
         );
     }

@@ -4,23 +4,21 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use clap::Args;
 use serde_json::{Map, Value as Json};
 
-use hclspec::engine::{Child, DEFAULT_TIMEOUT};
 use hclspec::locate;
-use hclspec::record::{record_file, RecordOptions, ORACLE_VERSION};
-use hclspec_corpus::case::{Case, CaseFile, Corpus, Expectations};
+use hclspec_corpus::case::{is_toml, Case, CaseFile, Corpus, Expectations};
 use hclspec_corpus::select::Selector;
-use hclspec_protocol::compare::compare;
-use hclspec_protocol::Expect;
-use hclspec_protocol::{Request, Version};
+use hclspec_corpus::toml_file;
+use hclspec_protocol::{Expect, Version};
 
+mod oracle;
 mod run;
 
+pub use oracle::{record, verify, OracleArgs};
 pub use run::{matrix, run, MatrixArgs, RunArgs};
 
 #[derive(Args)]
@@ -35,25 +33,21 @@ pub struct CorpusArgs {
     filter: Vec<String>,
 }
 
-#[derive(Args)]
-pub struct OracleArgs {
-    /// The oracle command, split on whitespace (default: $HCLSPEC_GO_ORACLE,
-    /// else the built Go oracle).
-    #[arg(long, value_name = "CMD")]
-    oracle: Option<String>,
-    /// Seconds one request may take.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT.as_secs())]
-    timeout: u64,
-}
-
 impl CorpusArgs {
-    fn dir(&self) -> PathBuf {
-        locate::corpus_dir(self.corpus.as_deref())
-    }
-
+    /// The corpus named by `--corpus` or `$HCLSPEC_CORPUS`, else the one
+    /// built into this program.
     fn load(&self) -> Result<Corpus> {
-        let dir = self.dir();
-        Corpus::load(&dir).map_err(|e| anyhow::anyhow!("the corpus does not load:\n{e}"))
+        match locate::corpus_override(self.corpus.as_deref()) {
+            Some(named) => Corpus::load(&named.dir).map_err(|e| {
+                anyhow::anyhow!(
+                    "the corpus at {} (given by {}) does not load:\n{e}",
+                    named.dir.display(),
+                    named.given_by
+                )
+            }),
+            None => Corpus::embedded()
+                .map_err(|e| anyhow::anyhow!("the built-in corpus does not load:\n{e}")),
+        }
     }
 
     fn selector(&self) -> Result<Selector> {
@@ -67,24 +61,6 @@ impl CorpusArgs {
             .cases()
             .filter(|(f, c)| selector.matches(&f.name, &c.id))
             .collect())
-    }
-}
-
-impl OracleArgs {
-    fn command(&self, corpus: &Path) -> Result<Vec<String>> {
-        let cmd = match &self.oracle {
-            Some(c) => locate::split_command(c),
-            None => locate::go_oracle(corpus).map_err(anyhow::Error::msg)?,
-        };
-        if cmd.is_empty() {
-            bail!("empty --oracle command");
-        }
-        Ok(cmd)
-    }
-
-    fn spawn(&self, corpus: &Path) -> Result<Child> {
-        let child = Child::spawn(&self.command(corpus)?)?;
-        Ok(child.with_timeout(Duration::from_secs(self.timeout)))
     }
 }
 
@@ -169,147 +145,19 @@ pub fn stats(args: &CorpusArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A run stops when the oracle fails this many requests in a row.
-const MAX_ORACLE_FAILURES: usize = 5;
-
-/// Every case with a 2.14 expectation through the oracle.
-pub fn verify(oracle: &OracleArgs, args: &CorpusArgs) -> Result<ExitCode> {
-    let corpus = args.load()?;
-    let selected = args.selected(&corpus)?;
-    let mut child = oracle.spawn(&corpus.root)?;
-    let todo: Vec<_> = selected
-        .iter()
-        .filter_map(|(f, c)| c.expect_for(ORACLE_VERSION).map(|e| (*f, *c, e)))
-        .collect();
-    let pending = selected.len() - todo.len();
-
-    let bar = indicatif::ProgressBar::new(todo.len() as u64);
-    let (mut agree, mut disagree) = (0usize, 0usize);
-    let mut failing = 0usize;
-    for (file, case, expect) in todo {
-        let req: Request = case.request(ORACLE_VERSION);
-        let report = match child.request(&req) {
-            Ok(resp) => {
-                failing = 0;
-                let verdict = compare(expect, &resp.outcome);
-                (!verdict.is_pass()).then(|| verdict.to_string())
-            }
-            Err(e) => {
-                failing += 1;
-                if failing == MAX_ORACLE_FAILURES {
-                    bar.finish_and_clear();
-                    bail!("the oracle failed {failing} requests in a row; the last: {e}");
-                }
-                Some(format!("oracle error: {e}\n"))
-            }
-        };
-        match report {
-            None => agree += 1,
-            Some(text) => {
-                disagree += 1;
-                bar.suspend(|| {
-                    println!("DISAGREE {} ({}::{})", file.display, file.name, case.id);
-                    print!("{text}");
-                    println!();
-                });
-            }
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let mut summary = format!(
-        "verified {} cases: {agree} agree, {disagree} disagree",
-        agree + disagree
-    );
-    if pending > 0 {
-        summary.push_str(&format!(" ({pending} without a 2.14 expectation skipped)"));
-    }
-    if child.restarts() > 0 {
-        summary.push_str(&format!(" (oracle restarted {} times)", child.restarts()));
-    }
-    println!("{summary}");
-    Ok(if disagree == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
-/// Fills in expectations from the oracle.
-pub fn record(oracle: &OracleArgs, force: bool, files: &[PathBuf]) -> Result<ExitCode> {
-    let corpus_dir = locate::corpus_dir(None);
-    let mut child = oracle.spawn(&corpus_dir)?;
-    let mut failed = 0usize;
-    let mut failing = 0usize;
-    for path in files {
-        let (name, display) = file_names(&corpus_dir, path);
-        let mut ask = |req: &Request| {
-            if failing >= MAX_ORACLE_FAILURES {
-                return Err(format!(
-                    "skipped: the oracle failed {failing} requests in a row"
-                ));
-            }
-            match child.request(req) {
-                Ok(r) => {
-                    failing = 0;
-                    Ok(r.outcome)
-                }
-                Err(e) => {
-                    failing += 1;
-                    Err(format!("oracle error: {e}"))
-                }
-            }
-        };
-        let report = record_file(path, &name, &display, RecordOptions { force }, &mut ask)
-            .map_err(anyhow::Error::msg)?;
-        for (id, why) in &report.failed {
-            println!("{display}: {id}: not recorded: {why}");
-        }
-        failed += report.failed.len();
-        println!(
-            "{display}: {} recorded, {} unchanged, {} failed",
-            report.written.len(),
-            report.unchanged.len(),
-            report.failed.len()
-        );
-    }
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
-/// A file's case-file name and display name: relative to the corpus when
-/// it lies inside it, else its own path.
-fn file_names(corpus: &Path, path: &Path) -> (String, String) {
-    let inside = match (corpus.canonicalize(), path.canonicalize()) {
-        (Ok(c), Ok(p)) if p.starts_with(&c) => Some((c, p)),
-        _ => None,
-    };
-    match inside {
-        Some((c, p)) => {
-            let rel = p.strip_prefix(&c).expect("checked").with_extension("");
-            let name = rel
-                .components()
-                .map(|x| x.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            (name, hclspec_corpus::case::display_name(&c, &p))
-        }
-        None => {
-            let display = path.display().to_string();
-            (path.with_extension("").display().to_string(), display)
-        }
-    }
-}
-
-/// Lays case files out in the corpus layout.
-pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<ExitCode> {
+/// Lays case files out in the corpus layout; with `to_toml`, turns JSON
+/// case files into TOML ones (checking that both hold the same cases).
+pub fn fmt(
+    corpus: Option<&Path>,
+    check: bool,
+    to_toml: bool,
+    files: &[PathBuf],
+) -> Result<ExitCode> {
     let files = if files.is_empty() {
-        let dir = locate::corpus_dir(corpus);
-        hclspec_corpus::case::case_file_paths(&dir)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+        let dir = locate::writable_corpus_dir(corpus).map_err(anyhow::Error::msg)?;
+        hclspec_corpus::case::case_file_paths(&dir.dir).map_err(|e| {
+            anyhow::anyhow!("{} (given by {}): {e}", dir.dir.display(), dir.given_by)
+        })?
     } else {
         files.to_vec()
     };
@@ -317,9 +165,32 @@ pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<Exit
     for path in &files {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let doc: Json = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not JSON", path.display()))?;
-        let laid_out = hclspec_corpus::format::case_file_text(&doc);
+        let toml = is_toml(path);
+        if to_toml && !toml {
+            let doc: Json = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", path.display()))?;
+            let converted = toml_file::from_json_doc(&doc);
+            let target = path.with_extension("toml");
+            same_cases(path, &text, &target, &converted)?;
+            off += 1;
+            if check {
+                println!("{}: JSON, not TOML", path.display());
+            } else {
+                std::fs::write(&target, converted)
+                    .with_context(|| format!("writing {}", target.display()))?;
+                std::fs::remove_file(path)
+                    .with_context(|| format!("removing {}", path.display()))?;
+                println!("{}: now {}", path.display(), target.display());
+            }
+            continue;
+        }
+        let laid_out = if toml {
+            toml_file::canonical(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        } else {
+            let doc: Json = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", path.display()))?;
+            hclspec_corpus::format::case_file_text(&doc)
+        };
         if laid_out == text {
             continue;
         }
@@ -337,4 +208,55 @@ pub fn fmt(corpus: Option<&Path>, check: bool, files: &[PathBuf]) -> Result<Exit
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Refuses a conversion unless the new file holds exactly the old one's
+/// cases: the same requests, expectations and notes.
+fn same_cases(old_path: &Path, old: &str, new_path: &Path, new: &str) -> Result<()> {
+    let load = |path: &Path, text: &str| {
+        let name = path.with_extension("").display().to_string();
+        CaseFile::parse(text, &name, &path.display().to_string(), path).map_err(|es| {
+            anyhow::anyhow!(
+                "{}",
+                es.iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
+        })
+    };
+    let a = load(old_path, old)?;
+    let b = load(new_path, new).context("the converted file does not load")?;
+    let summary = |f: &CaseFile| -> Vec<String> {
+        let mut out = vec![format!("{} {:?} {}", f.area, f.seed, f.dialect)];
+        for c in &f.cases {
+            for v in Version::ALL {
+                out.push(c.request(v).to_line());
+                out.push(
+                    c.expect_for(v)
+                        .map(|e| e.to_json().to_string())
+                        .unwrap_or_default(),
+                );
+            }
+            out.push(format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?}",
+                c.seed, c.note, c.upstream, c.tags, c.verify, c.scope_name
+            ));
+        }
+        out
+    };
+    let (sa, sb) = (summary(&a), summary(&b));
+    if sa != sb {
+        let first = sa
+            .iter()
+            .zip(&sb)
+            .find(|(x, y)| x != y)
+            .map(|(x, y)| format!("\n  JSON: {x}\n  TOML: {y}"))
+            .unwrap_or_default();
+        anyhow::bail!(
+            "{}: the TOML form would not hold the same cases{first}",
+            old_path.display()
+        );
+    }
+    Ok(())
 }

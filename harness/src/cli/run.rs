@@ -11,9 +11,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
 use hclspec::run::matrix::{Column, Matrix};
-use hclspec::run::skip::SkipList;
 use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
 use hclspec_corpus::case::Corpus;
+use hclspec_corpus::skip::SkipList;
 use hclspec_protocol::Version;
 
 use super::CorpusArgs;

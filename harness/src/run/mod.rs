@@ -3,7 +3,7 @@
 
 pub mod junit;
 pub mod matrix;
-pub mod skip;
+
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -18,10 +18,10 @@ use serde_json::Value as Json;
 use crate::engine::{ChildError, Engine, Exchange};
 use hclspec_corpus::case::{Case, CaseFile, Corpus};
 use hclspec_corpus::select::Selector;
+use hclspec_corpus::skip::SkipList;
 use hclspec_protocol::compare::{compare, values_match_f64, Verdict};
 use hclspec_protocol::Expect;
 use hclspec_protocol::{Kind, Outcome, Version};
-use skip::SkipList;
 
 /// The revision of the JSON report described in `docs/protocol.md`.
 pub const REPORT_VERSION: u32 = 1;

@@ -28,7 +28,7 @@ fn corpus() -> Corpus {
     let file = CaseFile::parse(FILE, "demo", "spec-tests/demo.json", Path::new("demo.json"))
         .expect("the test file loads");
     Corpus {
-        root: "spec-tests".into(),
+        origin: hclspec_corpus::Origin::Dir("spec-tests".into()),
         files: vec![file],
     }
 }
