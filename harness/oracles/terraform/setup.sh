@@ -17,3 +17,7 @@ if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
 fi
 
 (cd "$repo" && cargo build --release --quiet -p hclspec-terraform-source)
+
+# The launcher where hclspec looks for this oracle.
+mkdir -p "$here/bin"
+ln -sfn ../engine "$here/bin/terraform-oracle"

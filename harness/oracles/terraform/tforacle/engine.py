@@ -20,8 +20,9 @@ from .terraform import Terraform
 GATHER_SECONDS = 0.02
 DEFAULT_BATCH = 256
 DEFAULT_TERRAFORM_TIMEOUT = 120
+# `level` is accepted and ignored: the answer is always Terraform's full answer.
 REQUEST_FIELDS = {"id", "kind", "source", "scope", "hcl_version", "dialect", "type", "spec",
-                  "base_dir"}
+                  "base_dir", "level"}
 HCL_VERSIONS = ("2.14", "2.24")
 DIALECTS = ("hcl2",)
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
