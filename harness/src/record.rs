@@ -6,7 +6,9 @@
 //! 0.11.11. For an HCL2 case both are asked; equal answers are recorded once
 //! (`expect`), different ones per version (`versions`). An oracle that is
 //! not available is not asked: the other's answer stands for both
-//! profiles until `hclspec verify` checks it.
+//! profiles until `hclspec verify` checks it. Nor is an oracle that the
+//! case's `verify` says judges it only in part (its wrapper changes the
+//! answer), whose answer would be the wrapper's.
 
 use std::path::Path;
 
@@ -211,6 +213,11 @@ pub fn questions(
         };
         for version in versions {
             let oracle = Oracle::for_profile(case.dialect, version);
+            if case.verify_mode(oracle).is_some() {
+                // The oracle's wrapper changes this case's answer: what it
+                // says is not recorded (the other profile's answer stands).
+                continue;
+            }
             if !available(oracle) {
                 match missing.iter_mut().find(|(o, _)| *o == oracle) {
                     Some((_, n)) => *n += 1,
@@ -505,6 +512,22 @@ mod tests {
         let (again, report) = run(&text, true, &|_| true);
         assert_eq!(again, None);
         assert_eq!(report.unchanged, ["d-1", "d-2", "d-3", "d-5"]);
+    }
+
+    /// A case that Terraform judges by phase only keeps its recorded
+    /// answer for 2.24: Terraform is not asked about it.
+    #[test]
+    fn phase_only_oracles_are_not_recorded() {
+        let file = r#"{"area": "demo", "cases": [
+    {"id": "d-5", "source": "3", "verify": {"terraform": "phase"}, "note": "wrapped"}
+  ]}"#;
+        let (text, report) = run(file, false, &|_| true);
+        assert!(report.not_asked.is_empty(), "{report:?}");
+        assert!(
+            text.unwrap()
+                .contains(r#""expect": {"result": {"type": "bool", "value": false}}"#),
+            "only the Go oracle's answer is recorded"
+        );
     }
 
     #[test]
