@@ -10,9 +10,16 @@
 //! variables are bound inside the `for`'s key, value and condition but not
 //! in its collection; a splat's element placeholder is no traversal; and an
 //! object key written as a bare name is a literal, not a reference.
+//!
+//! One Terraform rule goes beyond HCL: the second argument of `convert` is a
+//! type constraint (`convert(x, list(string))`), whose names are keywords,
+//! not references, so it is not walked.
 
 use crate::ast::{Expr, ExprKind, ObjectKey};
 use crate::error::{Pos, Span};
+
+/// Functions whose second argument is a type constraint, not a value.
+pub const TYPE_ARGUMENT_FUNCTIONS: &[&str] = &["convert", "core::convert"];
 
 /// One reference to a variable of the scope.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,9 +81,19 @@ impl<'a> Walk<'a> {
                 self.expr(true_result);
                 self.expr(false_result);
             }
-            ExprKind::FunctionCall { args, .. }
-            | ExprKind::TupleCons(args)
-            | ExprKind::Template(args) => args.iter().for_each(|a| self.expr(a)),
+            ExprKind::FunctionCall { name, args, .. } => {
+                let skip = TYPE_ARGUMENT_FUNCTIONS
+                    .contains(&name.as_str())
+                    .then_some(1);
+                for (i, arg) in args.iter().enumerate() {
+                    if Some(i) != skip {
+                        self.expr(arg);
+                    }
+                }
+            }
+            ExprKind::TupleCons(args) | ExprKind::Template(args) => {
+                args.iter().for_each(|a| self.expr(a))
+            }
             ExprKind::ObjectCons(items) => {
                 for item in items {
                     if !is_literal_key(&item.key) {
@@ -171,6 +188,8 @@ mod tests {
             ("c ? t : f", &[("c", 0), ("t", 4), ("f", 8)]),
             ("!x && -y", &[("x", 1), ("y", 7)]),
             ("(a).b", &[("a", 1)]),
+            ("convert(x, list(string))", &[("x", 8)]),
+            ("core::convert(x, y, z)", &[("x", 14), ("z", 20)]),
         ];
         check(parse_expression, table);
     }
