@@ -10,6 +10,7 @@ use crate::error::{Error, Span};
 use crate::functions::{self, CallError, ClosureOutcome};
 use crate::types::Type;
 use crate::value::Value;
+use crate::HclVersion;
 
 const INVALID_EXPANSION: &str = "Invalid expanding argument value";
 const INVALID_ARGUMENT: &str = "Invalid function argument";
@@ -31,6 +32,50 @@ impl Arg<'_> {
     }
 }
 
+/// Terraform's namespace for its built-in functions: `core::upper` is
+/// `upper` (Terraform 1.8 and later, so the HCL 2.24 profile).
+const CORE_NAMESPACE: &str = "core::";
+const UNKNOWN_FUNCTION: &str = "Call to unknown function";
+const UNKNOWN_PROVIDER_FUNCTION: &str = "Unknown provider function";
+
+/// The built-in function a call names, in the profile's namespaces.
+fn lookup(name: &str, version: HclVersion) -> Option<&'static functions::Function> {
+    match (version, name.strip_prefix(CORE_NAMESPACE)) {
+        (HclVersion::V2_24, Some(base)) => functions::lookup(base),
+        _ => functions::lookup(name),
+    }
+}
+
+/// The error for a call of a function that does not exist. Terraform
+/// (`lang.Scope`'s filter of HCL's unknown-function diagnostics, the HCL
+/// 2.24 profile) reports a namespaced name as an unknown provider
+/// function, explaining what is wrong with the namespace.
+fn unknown_function(name: &str, version: HclVersion, span: Span) -> Error {
+    let (namespace, base) = match (version, name.rfind("::")) {
+        (HclVersion::V2_24, Some(at)) => name.split_at(at + 2),
+        _ => {
+            let detail = format!("No function named {name:?} is defined.");
+            return Error::eval(UNKNOWN_FUNCTION, detail, span);
+        }
+    };
+    // "provider::p::" splits into "provider", "p" and "".
+    let mut parts = namespace.split("::");
+    let detail = match (parts.next(), parts.next()) {
+        (Some("provider"), Some("")) => {
+            "The function call must include the provider name after the \"provider::\" prefix."
+                .to_string()
+        }
+        (Some("provider"), Some(provider)) => format!(
+            "There is no function named \"{name}\". Ensure that provider name {provider:?} is declared in this module's required_providers block, and that this provider offers a function named {base:?}."
+        ),
+        (first, _) => format!(
+            "The function namespace {:?} is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
+            first.unwrap_or_default()
+        ),
+    };
+    Error::eval(UNKNOWN_PROVIDER_FUNCTION, detail, span)
+}
+
 /// Mirrors `hclsyntax.FunctionCallExpr.Value`.
 pub(super) fn function_call<'a>(
     ev: &mut Evaluator<'a>,
@@ -39,12 +84,8 @@ pub(super) fn function_call<'a>(
     expand_final: bool,
     span: Span,
 ) -> Evaluated {
-    let Some(function) = functions::lookup(name) else {
-        let error = Error::eval(
-            "Call to unknown function",
-            format!("No function named {name:?} is defined."),
-            text_span(span.start, name),
-        );
+    let Some(function) = lookup(name, ev.version()) else {
+        let error = unknown_function(name, ev.version(), text_span(span.start, name));
         return (Value::dynamic_unknown(), Diags::error(error));
     };
 
@@ -293,6 +334,34 @@ mod tests {
                 ("tolist(ul)", "OK list(dynamic) unknown(list(dynamic))"),
             ],
             HclVersion::V2_14,
+        );
+    }
+
+    /// Terraform's namespaces (the HCL 2.24 profile).
+    #[test]
+    fn namespace_table() {
+        check_table(
+            &[
+                ("core::upper(\"a\")", "OK string \"A\""),
+                (
+                    "core::nosuch(1)",
+                    "ERR Unknown provider function @ 1:1:0-1:13:12",
+                ),
+                (
+                    "provider::p::f(1)",
+                    "ERR Unknown provider function @ 1:1:0-1:15:14",
+                ),
+                (
+                    "ns::upper(1)",
+                    "ERR Unknown provider function @ 1:1:0-1:10:9",
+                ),
+                (
+                    "provider::f(1)",
+                    "ERR Unknown provider function @ 1:1:0-1:12:11",
+                ),
+                ("nofunc(1)", "ERR Call to unknown function @ 1:1:0-1:7:6"),
+            ],
+            HclVersion::V2_24,
         );
     }
 }

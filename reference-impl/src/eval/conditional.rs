@@ -1,7 +1,8 @@
 //! `cond ? a : b` (`hclsyntax.ConditionalExpr`).
 //!
 //! HCL 2.14 evaluates both results before the condition, unifies their
-//! types, and reports only the taken branch's diagnostics.
+//! types, and reports only the taken branch's diagnostics. HCL 2.24 keeps
+//! that and answers an unknown condition between two nulls with a null.
 
 use super::{Diags, Evaluated, Evaluator};
 use crate::ast::Expr;
@@ -10,6 +11,7 @@ use crate::error::{Error, Span};
 use crate::types::Type;
 use crate::unify::unify_with_conversions;
 use crate::value::Value;
+use crate::HclVersion;
 
 const INCONSISTENT_TYPES: &str = "Inconsistent conditional result types";
 
@@ -69,6 +71,10 @@ pub(super) fn conditional<'a>(
         return (Value::Unknown(result_ty), diags);
     }
     if !cond.is_known() {
+        // HCL 2.24: two null results make a null whatever the condition.
+        if ev.version() == HclVersion::V2_24 && true_val.is_null() && false_val.is_null() {
+            return (Value::Null(result_ty), diags);
+        }
         return (Value::Unknown(result_ty), diags);
     }
     let cond = match convert(&cond, &Type::Bool) {
@@ -199,6 +205,22 @@ mod tests {
                 ),
             ],
             HclVersion::V2_14,
+        );
+    }
+
+    // Checked against Terraform 1.15.5 (HCL 2.24.0).
+    #[test]
+    fn conditional_table_2_24() {
+        check_table(
+            &[
+                ("ub ? null : null", "OK dynamic null(dynamic)"),
+                (
+                    "ub ? tolist(nul) : null",
+                    "OK list(dynamic) null(list(dynamic))",
+                ),
+                ("ub ? 1 : null", "OK number unknown(number)"),
+            ],
+            HclVersion::V2_24,
         );
     }
 }

@@ -12,6 +12,7 @@ use crate::convert::convert;
 use crate::error::{Error, Span};
 use crate::types::Type;
 use crate::value::Value;
+use crate::HclVersion;
 
 /// `ScopeTraversalExpr.Value`: looks the root up in the scope and applies
 /// the steps, stopping at the first failing step.
@@ -29,7 +30,7 @@ pub(super) fn scope_traversal(
         );
         return (Value::dynamic_unknown(), Diags::error(error));
     };
-    apply_steps(Cow::Borrowed(value), steps)
+    apply_steps(Cow::Borrowed(value), steps, ev.version())
 }
 
 /// `RelativeTraversalExpr.Value`.
@@ -39,7 +40,7 @@ pub(super) fn relative_traversal<'a>(
     steps: &[Traverser],
 ) -> Evaluated {
     let (value, mut diags) = ev.eval(source);
-    let (value, step_diags) = apply_steps(Cow::Owned(value), steps);
+    let (value, step_diags) = apply_steps(Cow::Owned(value), steps, ev.version());
     diags.append(step_diags);
     (value, diags)
 }
@@ -56,7 +57,7 @@ pub(super) fn index_expr<'a>(
     diags.append(key_diags);
     // The brackets and the key between them.
     let bracket = Span::new(collection.span.end, span.end);
-    match index(Cow::Owned(coll), &key, bracket) {
+    match index(Cow::Owned(coll), &key, bracket, ev.version()) {
         Ok(v) => (v.into_owned(), diags),
         Err(e) => {
             diags.push(e);
@@ -66,11 +67,11 @@ pub(super) fn index_expr<'a>(
 }
 
 /// `hcl.Traversal.TraverseRel`.
-fn apply_steps(mut current: Cow<'_, Value>, steps: &[Traverser]) -> Evaluated {
+fn apply_steps(mut current: Cow<'_, Value>, steps: &[Traverser], version: HclVersion) -> Evaluated {
     for step in steps {
         let result = match step {
             Traverser::Attr { name, span } => get_attr(current, name, *span),
-            Traverser::Index { key, span } => index(current, key, *span),
+            Traverser::Index { key, span } => index(current, key, *span, version),
         };
         match result {
             Ok(next) => current = next,
@@ -109,8 +110,9 @@ pub(crate) fn index<'v>(
     collection: Cow<'v, Value>,
     key: &Value,
     span: Span,
+    version: HclVersion,
 ) -> Result<Cow<'v, Value>, Error> {
-    let step = index_step(&collection, key, span)?;
+    let step = index_step(&collection, key, span, version)?;
     Ok(take(collection, step))
 }
 
@@ -219,7 +221,12 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
     }
 }
 
-fn index_step(collection: &Value, key: &Value, span: Span) -> Result<Step, Error> {
+fn index_step(
+    collection: &Value,
+    key: &Value,
+    span: Span,
+    version: HclVersion,
+) -> Result<Step, Error> {
     let invalid = |detail: &str| Error::eval(INVALID_INDEX, detail, span);
     if collection.is_null() {
         return Err(Error::eval(
@@ -264,10 +271,14 @@ fn index_step(collection: &Value, key: &Value, span: Span) -> Result<Step, Error
             let Value::String(name) = key else {
                 return Ok(Step::Result(Value::dynamic_unknown()));
             };
-            if !collection.is_known() {
+            // HCL 2.14 gives up on an unknown object; 2.24 first checks
+            // the attribute, then gives an unknown of its type.
+            if !collection.is_known() && version == HclVersion::V2_14 {
                 return Ok(Step::Result(Value::dynamic_unknown()));
             }
-            if attrs.contains_key(&name) {
+            if let (Some(attr_ty), false) = (attrs.get(&name), collection.is_known()) {
+                Ok(Step::Result(Value::Unknown(attr_ty.clone())))
+            } else if attrs.contains_key(&name) {
                 Ok(Step::Select(Select::Key(name)))
             } else if was_number {
                 Err(invalid(
@@ -403,6 +414,19 @@ mod tests {
                 ),
             ],
             HclVersion::V2_14,
+        );
+    }
+
+    // Checked against Terraform 1.15.5 (HCL 2.24.0).
+    #[test]
+    fn traversal_table_2_24() {
+        check_table(
+            &[
+                ("uo[\"zz\"]", "ERR Invalid index @ 1:3:2-1:9:8"),
+                ("uo[\"a\"]", "OK number unknown(number)"),
+                ("uo.a", "OK number unknown(number)"),
+            ],
+            HclVersion::V2_24,
         );
     }
 }
