@@ -13,6 +13,7 @@ use hclspec::engine::{Child, Engine};
 use hclspec::locate;
 use hclspec::record::{record_file, RecordOptions};
 use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
+use hclspec_protocol::compare::phase_agrees;
 use hclspec_protocol::{compare, Expect, Outcome, Request, Version};
 
 use super::CorpusArgs;
@@ -152,16 +153,6 @@ fn ask_all(child: &mut Child, requests: &[Request]) -> Vec<Result<Outcome, Strin
     out.into_iter()
         .map(|a| a.unwrap_or_else(|| Err("oracle error: no answer".into())))
         .collect()
-}
-
-/// Whether an oracle's answer agrees with a phase-only expectation: an
-/// error of the same phase, or any value where a value is expected.
-fn phase_agrees(expect: &Expect, outcome: &Outcome) -> bool {
-    match (expect, outcome) {
-        (Expect::Result(_), Outcome::Result(_)) => true,
-        (Expect::Error(e), Outcome::Error(a)) => e.phase.as_str() == a.phase.as_str(),
-        _ => false,
-    }
 }
 
 #[derive(Default)]

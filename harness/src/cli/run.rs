@@ -5,15 +5,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{anyhow, bail, Context as _, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
+use hclspec::locate;
 use hclspec::run::matrix::{Column, Matrix};
 use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
 use hclspec_corpus::case::Corpus;
 use hclspec_corpus::skip::SkipList;
+use hclspec_corpus::Oracle;
 use hclspec_protocol::Version;
 
 use super::CorpusArgs;
@@ -81,8 +83,11 @@ enum Format {
 
 #[derive(Args)]
 pub struct MatrixArgs {
-    /// `NAME=CMD`, or `reference` for the built-in reference implementation
-    /// (repeatable; columns in this order).
+    /// `NAME=CMD`, `reference` for the built-in reference implementation, or
+    /// an oracle's name (`go-hcl`, `terraform`, `terraform-0.11`) for the
+    /// installed oracle (repeatable; columns in this order). A column named
+    /// after an oracle judges the cases that oracle can judge only in part
+    /// as `hclspec verify` does.
     #[arg(long = "engine", value_name = "NAME=CMD", required = true)]
     engines: Vec<String>,
     #[command(flatten)]
@@ -108,7 +113,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     let corpus = args.common.corpus.load()?;
     warn_unused_skips(&skips, &corpus);
-    let report = run_engine(&spec, &args.common, &corpus, skips, "run")?;
+    let report = run_engine(&spec, &args.common, &corpus, skips, "run", None)?;
 
     if let Some(path) = &args.junit {
         let xml = runner::junit::to_xml(&report).map_err(anyhow::Error::msg)?;
@@ -141,6 +146,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 
 /// `hclspec matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
+    let corpus = args.common.corpus.load()?;
     let mut engines = Vec::new();
     for e in &args.engines {
         let (name, cmd) = match e.split_once('=') {
@@ -150,17 +156,33 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
         if name.is_empty() {
             bail!("--engine {e:?}: the name is empty");
         }
-        let spec = match (name, cmd) {
-            (REFERENCE, "") => EngineSpec::Reference,
-            (_, "") => bail!("--engine {e:?}: expected NAME=CMD (or `{REFERENCE}`)"),
-            (_, cmd) => EngineSpec::parse(cmd)?,
+        let oracle = Oracle::ALL.into_iter().find(|o| o.as_str() == name);
+        let (spec, cmd) = match (name, cmd, oracle) {
+            (REFERENCE, "", _) => (EngineSpec::Reference, String::new()),
+            (_, "", Some(o)) => {
+                let words = locate::oracle_command(o, corpus.origin.dir())
+                    .map_err(|why| anyhow!("--engine {e:?}: {why}"))?;
+                // Shown as where setup installs it, not as this machine's path.
+                let shown = locate::oracle_path(o).to_string();
+                (EngineSpec::Command(words), shown)
+            }
+            (_, "", None) => {
+                bail!("--engine {e:?}: expected NAME=CMD (or `{REFERENCE}` or an oracle's name)")
+            }
+            (_, cmd, _) => (EngineSpec::parse(cmd)?, cmd.to_string()),
         };
-        engines.push((name.to_string(), cmd.to_string(), spec));
+        engines.push((name.to_string(), cmd, spec, oracle));
     }
-    let corpus = args.common.corpus.load()?;
     let mut columns = Vec::new();
-    for (name, cmd, spec) in &engines {
-        let report = run_engine(spec, &args.common, &corpus, SkipList::default(), name)?;
+    for (name, cmd, spec, oracle) in &engines {
+        let report = run_engine(
+            spec,
+            &args.common,
+            &corpus,
+            SkipList::default(),
+            name,
+            *oracle,
+        )?;
         let c = report.counts();
         eprintln!(
             "{name}: {} of {} cases pass ({:.1}%) in {:.2} s",
@@ -280,6 +302,7 @@ fn run_engine(
     corpus: &Corpus,
     skips: SkipList,
     label: &str,
+    oracle: Option<Oracle>,
 ) -> Result<Report> {
     let selector = common.corpus.selector()?;
     let (planned, without) = runner::plan(corpus, &selector, common.hcl_version);
@@ -294,6 +317,7 @@ fn run_engine(
         version: common.hcl_version,
         numbers: common.numbers,
         skips,
+        oracle,
     };
     let bar = progress_bar(planned.len() as u64, label);
     let mut failing = 0usize;

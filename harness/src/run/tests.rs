@@ -87,6 +87,14 @@ impl Scripted {
             "reported-crash" => ok(Outcome::Crash("segfault".into())),
             "double" => ok(number("0.1")),
             "gave-up" => failed(ChildError::GaveUp { restarts: 20 }),
+            "wrapped" | "wrapped-phase" => ok(Outcome::Error(ErrorBody {
+                phase: ErrorPhase::Parse,
+                summary: "Unbalanced parentheses".into(),
+                detail: String::new(),
+                range: None,
+                library_panic: false,
+            })),
+            "inexpressible" => ok(number("1")),
             other => panic!("unexpected request {other}"),
         }
     }
@@ -343,4 +351,57 @@ fn pass_percent_rounds_down() {
     c.add(Status::Fail);
     assert_eq!(c.pass_percent(), 99.9);
     assert_eq!(Counts::default().pass_percent(), 0.0);
+}
+
+/// A column for an oracle judges the cases it can judge only in part as
+/// `hclspec verify` does.
+#[test]
+fn oracle_engines_are_judged_as_verify_judges_them() {
+    let text = r#"{"area": "wrapped", "cases": [
+    {"id": "wrapped", "source": "1", "expect": {"error": {"phase": "parse", "summary": "Missing expression"}}, "verify": {"terraform": "phase"}, "note": "n"},
+    {"id": "wrapped-phase", "source": "1", "expect": {"error": {"phase": "eval"}}, "verify": {"terraform": "phase"}, "note": "n"},
+    {"id": "inexpressible", "source": "1", "expect": {"result": {"type": "number", "value": 1}}, "verify": {"terraform": "none"}, "note": "n"}
+  ]}"#;
+    let file = CaseFile::parse(text, "wrapped", "wrapped.json", Path::new("wrapped.json")).unwrap();
+    let corpus = Corpus {
+        origin: hclspec_corpus::Origin::Dir("spec-tests".into()),
+        files: vec![file],
+    };
+    let statuses = |oracle: Option<Oracle>| {
+        let opts = RunOptions {
+            oracle,
+            ..RunOptions::default()
+        };
+        let (planned, without) = plan(&corpus, &Selector::default(), opts.version);
+        let info = EngineInfo {
+            name: "scripted".into(),
+            mode: "test".into(),
+        };
+        let report = run(&mut Scripted, info, &planned, &opts, without, &mut |_| {});
+        outcomes(&report)
+            .into_iter()
+            .map(|(id, s)| (id.to_string(), s))
+            .collect::<Vec<_>>()
+    };
+    let owned = |rows: &[(&str, Status)]| {
+        rows.iter()
+            .map(|(id, s)| (id.to_string(), *s))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        statuses(Some(Oracle::Terraform)),
+        owned(&[
+            ("wrapped", Status::Pass),
+            ("wrapped-phase", Status::ErrorMismatch),
+            ("inexpressible", Status::Unsupported),
+        ])
+    );
+    assert_eq!(
+        statuses(None),
+        owned(&[
+            ("wrapped", Status::ErrorMismatch),
+            ("wrapped-phase", Status::ErrorMismatch),
+            ("inexpressible", Status::Pass),
+        ])
+    );
 }
