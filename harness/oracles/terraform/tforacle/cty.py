@@ -24,7 +24,10 @@ import msgpack
 from . import exactjson
 
 PRIMITIVES = ("string", "number", "bool")
-INFINITIES = {"Infinity": "pow(2, 1e10)", "-Infinity": "-pow(2, 1e10)"}
+# cty's own infinities (cty.PositiveInfinity, as the protocol's "Infinity" decodes): go-cty-yaml
+# gives them for `.inf`. A computed infinity (`1 / 0`) is another value to cty, whose Modulo
+# tells the two apart.
+INFINITIES = {"Infinity": 'yamldecode(".inf")', "-Infinity": 'yamldecode("-.inf")'}
 # An HCL identifier: a letter or underscore, then letters, digits, underscores and dashes.
 IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 # cty's msgpack extension codes for an unknown value, plain and refined.
