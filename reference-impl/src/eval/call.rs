@@ -41,8 +41,8 @@ const UNKNOWN_PROVIDER_FUNCTION: &str = "Unknown provider function";
 /// The built-in function a call names, in the profile's namespaces.
 fn lookup(name: &str, version: HclVersion) -> Option<&'static functions::Function> {
     match (version, name.strip_prefix(CORE_NAMESPACE)) {
-        (HclVersion::V2_24, Some(base)) => functions::lookup(base),
-        _ => functions::lookup(name),
+        (HclVersion::V2_24, Some(base)) => functions::lookup_for(base, version),
+        _ => functions::lookup_for(name, version),
     }
 }
 

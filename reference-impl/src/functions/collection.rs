@@ -24,6 +24,11 @@ pub(super) fn functions() -> Vec<Function> {
     all
 }
 
+/// Terraform 1.15's versions of functions defined here.
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    sequence::terraform_1_15()
+}
+
 /// gocty's message for a number that does not fit a Go `int`.
 const NOT_AN_INT: &str =
     "value must be a whole number, between -9223372036854775808 and 9223372036854775807";

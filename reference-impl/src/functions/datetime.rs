@@ -14,11 +14,35 @@ use crate::value::{go_quote, Value};
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
-    vec![formatdate(), timeadd(), timecmp()]
+    vec![
+        formatdate(Rfc3339::GoParse),
+        timeadd(Rfc3339::GoParse),
+        timecmp(Rfc3339::GoParse),
+    ]
+}
+
+/// Terraform 1.15's versions: go-cty 1.18 reads timestamps strictly.
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    vec![
+        formatdate(Rfc3339::Strict),
+        timeadd(Rfc3339::Strict),
+        timecmp(Rfc3339::Strict),
+    ]
+}
+
+/// How timestamps are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rfc3339 {
+    /// go-cty 1.12: whatever Go's `time.Parse(time.RFC3339, ...)` accepts
+    /// (a one-digit hour, for one).
+    GoParse,
+    /// go-cty 1.18's `parseStrictRFC3339`: every field at its fixed width
+    /// and in range.
+    Strict,
 }
 
 /// `formatdate(format, time)`. Mirrors `stdlib.FormatDateFunc`.
-fn formatdate() -> Function {
+fn formatdate(rfc3339: Rfc3339) -> Function {
     Function {
         name: "formatdate",
         params: vec![
@@ -27,11 +51,11 @@ fn formatdate() -> Function {
         ],
         var_param: None,
         return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let (Value::String(format), Value::String(time)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(Type::String));
             };
-            let t = parse_timestamp(time).map_err(|e| CallError::arg(1, e))?;
+            let t = parse_timestamp(time, rfc3339).map_err(|e| CallError::arg(1, e))?;
             format_date(format.as_bytes(), &t)
                 .map(Value::string)
                 .map_err(|e| CallError::arg(0, e))
@@ -40,7 +64,7 @@ fn formatdate() -> Function {
 }
 
 /// `timeadd(timestamp, duration)`. Mirrors `stdlib.TimeAddFunc`.
-fn timeadd() -> Function {
+fn timeadd(rfc3339: Rfc3339) -> Function {
     Function {
         name: "timeadd",
         params: vec![
@@ -49,11 +73,11 @@ fn timeadd() -> Function {
         ],
         var_param: None,
         return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let (Value::String(ts), Value::String(dur)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(Type::String));
             };
-            let t = parse_timestamp(ts).map_err(CallError::general)?;
+            let t = parse_timestamp(ts, rfc3339).map_err(CallError::general)?;
             let d = gotime::parse_duration(dur).map_err(CallError::general)?;
             Ok(Value::string(t.add(d).format_rfc3339()))
         }),
@@ -62,7 +86,7 @@ fn timeadd() -> Function {
 
 /// `timecmp(timestamp_a, timestamp_b)`: -1, 0 or 1 comparing the instants.
 /// Mirrors Terraform's `funcs.TimeCmpFunc`.
-fn timecmp() -> Function {
+fn timecmp(rfc3339: Rfc3339) -> Function {
     Function {
         name: "timecmp",
         params: vec![
@@ -71,23 +95,31 @@ fn timecmp() -> Function {
         ],
         var_param: None,
         return_type: static_return_type(Type::Number),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let (Value::String(a), Value::String(b)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(Type::Number));
             };
-            let a = parse_timestamp(a).map_err(|e| CallError::arg(0, e))?;
-            let b = parse_timestamp(b).map_err(|e| CallError::arg(1, e))?;
+            let a = parse_timestamp(a, rfc3339).map_err(|e| CallError::arg(0, e))?;
+            let b = parse_timestamp(b, rfc3339).map_err(|e| CallError::arg(1, e))?;
             let ord = (a.secs, a.nanos).cmp(&(b.secs, b.nanos));
             Ok(Value::number(Number::from_i64(ord as i64)))
         }),
     }
 }
 
+const TIMESTAMP_PREFIX: &str = "not a valid RFC3339 timestamp";
+
 /// `time.Parse(time.RFC3339, ts)` with its errors reworded by timestamp
-/// part. Mirrors cty's (and Terraform's) `parseTimestamp`.
-fn parse_timestamp(ts: &str) -> Result<Time, String> {
-    const PREFIX: &str = "not a valid RFC3339 timestamp";
+/// part. Mirrors cty's (and Terraform's) `parseTimestamp`; in the strict
+/// form, a timestamp Go's parser accepts but go-cty 1.18's fixed-width
+/// reading (`parseRFC3339`) does not is refused, with the message
+/// Terraform 1.15 gives for the most common such inputs.
+fn parse_timestamp(ts: &str, rfc3339: Rfc3339) -> Result<Time, String> {
+    const PREFIX: &str = TIMESTAMP_PREFIX;
     let e = match gotime::parse(RFC3339, ts) {
+        Ok(_) if rfc3339 == Rfc3339::Strict && !is_strict_rfc3339(ts.as_bytes()) => {
+            return Err(format!("{PREFIX}: {}", strict_refusal(ts.as_bytes())));
+        }
         Ok(t) => return Ok(t),
         Err(e) => e,
     };
@@ -123,6 +155,70 @@ fn parse_timestamp(ts: &str) -> Result<Time, String> {
             "{PREFIX}: cannot use {} as {what}",
             quote_bytes(&e.value_elem)
         ))
+    }
+}
+
+/// go-cty 1.18's `parseRFC3339`: `YYYY-MM-DDThh:mm:ss`, an optional
+/// `.` fraction, then `Z` or `±hh:mm`, each field of fixed width and in
+/// range.
+fn is_strict_rfc3339(s: &[u8]) -> bool {
+    let num = |r: std::ops::Range<usize>, max: u32| -> Option<u32> {
+        let digits = s.get(r)?;
+        let mut n = 0u32;
+        for &d in digits {
+            if !d.is_ascii_digit() {
+                return None;
+            }
+            n = n * 10 + u32::from(d - b'0');
+        }
+        (n <= max).then_some(n)
+    };
+    let at = |i: usize, c: u8| s.get(i) == Some(&c);
+    let Some(year) = num(0..4, 9999) else {
+        return false;
+    };
+    let (Some(month), Some(day)) = (num(5..7, 12), num(8..10, 31)) else {
+        return false;
+    };
+    let fields = num(11..13, 23).and(num(14..16, 59)).and(num(17..19, 59));
+    if month == 0
+        || day == 0
+        || day > gotime::days_in(month, i64::from(year))
+        || fields.is_none()
+        || !(at(4, b'-') && at(7, b'-') && at(10, b'T') && at(13, b':') && at(16, b':'))
+    {
+        return false;
+    }
+    let mut rest = &s[19..];
+    if rest.len() >= 2 && rest[0] == b'.' && rest[1].is_ascii_digit() {
+        let n = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        rest = &rest[1 + n..];
+    }
+    match rest {
+        b"Z" => true,
+        [sign, h1, h2, b':', m1, m2] if *sign == b'+' || *sign == b'-' => {
+            let two = |a: u8, b: u8| {
+                (a.is_ascii_digit() && b.is_ascii_digit())
+                    .then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+            };
+            matches!((two(*h1, *h2), two(*m1, *m2)), (Some(h), Some(m)) if h <= 23 && m <= 59)
+        }
+        _ => false,
+    }
+}
+
+/// Why a timestamp that Go's parser reads is not strict RFC 3339.
+fn strict_refusal(s: &[u8]) -> String {
+    let one_digit = |i: usize| s.get(i + 1) == Some(&b':');
+    if one_digit(11) {
+        "hour must have exactly two digits".to_string()
+    } else if one_digit(14) {
+        "minute must have exactly two digits".to_string()
+    } else if s.get(19) == Some(&b',') {
+        "cannot use \",\" as timestamp segment".to_string()
+    } else {
+        let offset = String::from_utf8_lossy(&s[s.len().saturating_sub(6)..]).into_owned();
+        format!("cannot use {} as UTC offset", go_quote(&offset))
     }
 }
 

@@ -16,7 +16,7 @@ use crate::value::Value;
 
 /// Standard base64 with padding, for the hash functions.
 pub(super) use base64::encode as base64_encode;
-pub(super) use json::push_json_string;
+pub(super) use json::{push_json_string, ControlEscapes};
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -29,11 +29,21 @@ pub(super) fn functions() -> Vec<Function> {
         string_function("urlencode", |s| Ok(query_escape(s))),
         text::encode_function(),
         text::decode_function(),
-        json::encode_function(),
-        json::decode_function(),
+        json::encode_function(ControlEscapes::Unicode),
+        json::decode_function(json::DuplicateKeys::LastWins),
         csv::decode_function(),
         yaml::encode_function(),
-        yaml::decode_function(),
+        yaml::decode_function(yaml::Release::V1_0_2),
+    ]
+}
+
+/// Terraform 1.15's versions: Go 1.22+ `encoding/json` escapes, go-cty
+/// 1.18's `jsondecode` and go-cty-yaml 1.1.0's `yamldecode`.
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    vec![
+        json::encode_function(ControlEscapes::Short),
+        json::decode_function(json::DuplicateKeys::Refused),
+        yaml::decode_function(yaml::Release::V1_1_0),
     ]
 }
 

@@ -39,6 +39,7 @@ use std::sync::OnceLock;
 
 use crate::types::Type;
 use crate::value::Value;
+use crate::HclVersion;
 
 /// One parameter of a function (`function.Parameter`).
 #[derive(Clone, Debug)]
@@ -233,9 +234,19 @@ impl Function {
     }
 }
 
-/// The built-in function named `name`.
+/// The built-in function named `name`, as of HCL 2.14's era.
 pub fn lookup(name: &str) -> Option<&'static Function> {
     registry().get(name)
+}
+
+/// The built-in function named `name` in a profile: the HCL 2.24 profile
+/// has Terraform 1.15's functions, which replace some of the older ones
+/// (see [`terraform_1_15`]).
+pub fn lookup_for(name: &str, version: HclVersion) -> Option<&'static Function> {
+    match version {
+        HclVersion::V2_14 => lookup(name),
+        HclVersion::V2_24 => terraform_1_15().get(name).or_else(|| lookup(name)),
+    }
 }
 
 /// The names of all built-in functions, sorted.
@@ -260,6 +271,22 @@ fn registry() -> &'static BTreeMap<&'static str, Function> {
             .chain(datetime::functions())
             .chain(encoding::functions())
             .chain(ipnet::functions())
+            .map(|f| (f.name, f))
+            .collect()
+    })
+}
+
+/// Terraform 1.15's versions of the functions whose behaviour changed since
+/// HCL 2.14's era (Go 1.25's encoding/json and regexp, go-cty 1.18,
+/// go-cty-yaml 1.1), and the functions it added.
+fn terraform_1_15() -> &'static BTreeMap<&'static str, Function> {
+    static REGISTRY: OnceLock<BTreeMap<&'static str, Function>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        collection::terraform_1_15()
+            .into_iter()
+            .chain(string::terraform_1_15())
+            .chain(datetime::terraform_1_15())
+            .chain(encoding::terraform_1_15())
             .map(|f| (f.name, f))
             .collect()
     })

@@ -14,6 +14,7 @@ use super::{static_return_type, CallError, Function, Param};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
+use regex::NamedGroups;
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -32,10 +33,20 @@ pub(super) fn functions() -> Vec<Function> {
         trim_affix("trimprefix", "prefix", |s, x| s.strip_prefix(x)),
         trim_affix("trimsuffix", "suffix", |s, x| s.strip_suffix(x)),
         trimspace(),
-        replace(),
+        replace(NamedGroups::PythonOnly),
     ];
     all.extend(format::functions());
     all.extend(regex::functions());
+    all
+}
+
+/// Terraform 1.15's versions of functions defined here: Go 1.22+ regexp
+/// syntax, go-cty 1.18's `format` and `formatlist`, and a `startswith`
+/// that knows every string starts with "".
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    let mut all = vec![replace(NamedGroups::PythonAndAngle), startswith_1_15()];
+    all.extend(format::terraform_1_15());
+    all.extend(regex::terraform_1_15());
     all
 }
 
@@ -71,6 +82,21 @@ fn affix(name: &'static str, second: &'static str, test: fn(&str, &str) -> bool)
             Ok(Value::Bool(test(string(&args[0]), string(&args[1]))))
         }),
     }
+}
+
+/// Terraform 1.15's `startswith`: an unknown string starts with "" (its
+/// other refinement-based answers need a known prefix, which unknown values
+/// here do not carry). Mirrors Terraform's `funcs.StartsWithFunc`.
+fn startswith_1_15() -> Function {
+    let mut f = affix("startswith", "prefix", |s, x| s.starts_with(x));
+    f.params[0] = Param::new("str", Type::String).allow_unknown();
+    let known = f.implementation;
+    f.implementation = Box::new(move |args, ret| match (&args[0], &args[1]) {
+        (Value::Unknown(_), Value::String(prefix)) if prefix.is_empty() => Ok(Value::Bool(true)),
+        (Value::Unknown(_), _) => Ok(Value::Unknown(Type::Bool)),
+        _ => known(args, ret),
+    });
+    f
 }
 
 /// cty's `indent`: spaces after every `\n`. Mirrors `stdlib.IndentFunc`.
@@ -284,7 +310,7 @@ fn trimspace() -> Function {
 /// Terraform's `replace`: a substring wrapped in slashes is a regular
 /// expression, anything else is replaced literally. Mirrors Terraform's
 /// `funcs.ReplaceFunc`.
-fn replace() -> Function {
+fn replace(named: NamedGroups) -> Function {
     Function {
         name: "replace",
         params: vec![
@@ -294,11 +320,12 @@ fn replace() -> Function {
         ],
         var_param: None,
         return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let (text, search, with) = (string(&args[0]), string(&args[1]), string(&args[2]));
             if search.len() > 1 && search.starts_with('/') && search.ends_with('/') {
-                let replaced = regex::replace_all(text, &search[1..search.len() - 1], with)
-                    .map_err(CallError::general)?;
+                let pattern = &search[1..search.len() - 1];
+                let replaced =
+                    regex::replace_all(text, pattern, with, named).map_err(CallError::general)?;
                 return Ok(Value::string(replaced));
             }
             Ok(Value::string(go_replace_all(text, search, with)))

@@ -12,15 +12,42 @@ pub(super) fn functions() -> Vec<Function> {
         compact(),
         contains(),
         distinct(),
-        element(),
+        element(NegativeIndex::Rejected),
         flatten(),
         index(),
         one(),
         range(),
         reverse(),
         slice(),
-        sort(),
+        sort(UnknownElements::UnknownList),
     ]
+}
+
+/// go-cty 1.18's `element` and `sort`.
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    vec![
+        element(NegativeIndex::FromEnd),
+        sort(UnknownElements::KnownLength),
+    ]
+}
+
+/// What `element` makes of a negative index.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NegativeIndex {
+    /// go-cty 1.12: an error.
+    Rejected,
+    /// go-cty 1.18: counted from the end (Go's remainder, plus the length).
+    FromEnd,
+}
+
+/// What `sort` answers for a list with unknown elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum UnknownElements {
+    /// go-cty 1.12: an unknown list.
+    UnknownList,
+    /// go-cty 1.18: an unknown list refined to the input's length, which
+    /// for a known list is a list of as many unknown strings.
+    KnownLength,
 }
 
 const EMPTY_ELEMENT_LIST: &str = "cannot use element function with an empty list";
@@ -192,7 +219,8 @@ fn distinct() -> Function {
 
 /// cty's `element`: the element at an index taken modulo the length.
 /// Mirrors `stdlib.ElementFunc`.
-fn element() -> Function {
+fn element(negative: NegativeIndex) -> Function {
+    let rejects = negative == NegativeIndex::Rejected;
     Function {
         name: "element",
         params: vec![
@@ -200,9 +228,9 @@ fn element() -> Function {
             Param::new("index", Type::Number),
         ],
         var_param: None,
-        return_type: Box::new(|args| {
+        return_type: Box::new(move |args| {
             let index = &args[1];
-            if is_negative(index) {
+            if rejects && is_negative(index) {
                 return Err(CallError::general(NEGATIVE_ELEMENT_INDEX));
             }
             match args[0].ty() {
@@ -224,10 +252,10 @@ fn element() -> Function {
                 ))),
             }
         }),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let i =
                 go_int(&args[1]).map_err(|m| CallError::general(format!("invalid index: {m}")))?;
-            if i < 0 {
+            if rejects && i < 0 {
                 return Err(CallError::general(NEGATIVE_ELEMENT_INDEX));
             }
             let items = sequence_items(&args[0]);
@@ -475,14 +503,25 @@ fn slice() -> Function {
 
 /// cty's `sort` of strings in byte order.
 /// Mirrors `stdlib.SortFunc`.
-fn sort() -> Function {
+fn sort(unknown_elements: UnknownElements) -> Function {
+    let list = Param::new("list", Type::list(Type::String));
     Function {
         name: "sort",
-        params: vec![Param::new("list", Type::list(Type::String))],
+        params: vec![match unknown_elements {
+            UnknownElements::UnknownList => list,
+            UnknownElements::KnownLength => list.allow_unknown(),
+        }],
         var_param: None,
         return_type: static_return_type(Type::list(Type::String)),
-        implementation: Box::new(|args, ret| {
+        implementation: Box::new(move |args, ret| {
             if !args[0].is_wholly_known() {
+                if unknown_elements == UnknownElements::KnownLength && args[0].is_known() {
+                    let n = sequence_items(&args[0]).len();
+                    return Ok(Value::list(
+                        Type::String,
+                        vec![Value::Unknown(Type::String); n],
+                    ));
+                }
                 return Ok(Value::Unknown(ret.clone()));
             }
             let mut strings = Vec::new();
@@ -586,8 +625,10 @@ fn flattened(list: &Value) -> Option<Vec<Value>> {
 }
 
 /// Go's `index % length` for a non-negative index.
+/// Go's `i % len`, moved into range when negative (go-cty 1.18).
 fn wrap_index(i: i64, len: usize) -> usize {
-    (i.unsigned_abs() % len as u64) as usize
+    let len = len as i64;
+    i.rem_euclid(len) as usize
 }
 
 fn is_negative(v: &Value) -> bool {

@@ -168,7 +168,8 @@ fn is_leap(year: i64) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
 
-fn days_in(month: u32, year: i64) -> u32 {
+/// Days in a month of the proleptic Gregorian calendar.
+pub(crate) fn days_in(month: u32, year: i64) -> u32 {
     match month {
         2 if is_leap(year) => 29,
         2 => 28,

@@ -10,8 +10,27 @@ use crate::number::Number;
 use crate::types::Type;
 use crate::value::{Value, MAX_VALUE_DEPTH};
 
+/// How Go's `encoding/json` writes U+0008 and U+000C.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ControlEscapes {
+    /// Go before 1.22: `\u0008`, `\u000c`.
+    #[default]
+    Unicode,
+    /// Go 1.22 and later: `\b`, `\f`.
+    Short,
+}
+
+/// Which `jsondecode` release: go-cty 1.18 refuses an object that repeats
+/// a key (`json.ImpliedType`'s "duplicate property" check), 1.12 lets the
+/// last one win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DuplicateKeys {
+    LastWins,
+    Refused,
+}
+
 /// `jsonencode(val)`. Mirrors `stdlib.JSONEncodeFunc`.
-pub(super) fn encode_function() -> Function {
+pub(super) fn encode_function(escapes: ControlEscapes) -> Function {
     Function {
         name: "jsonencode",
         params: vec![Param::new("val", Type::Dynamic)
@@ -19,13 +38,13 @@ pub(super) fn encode_function() -> Function {
             .allow_null()],
         var_param: None,
         return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let value = &args[0];
             if !value.is_wholly_known() {
                 return Ok(Value::Unknown(Type::String));
             }
             let mut out = String::new();
-            marshal(value, &mut out, 0).map_err(CallError::general)?;
+            marshal(value, &mut out, 0, escapes).map_err(CallError::general)?;
             Ok(Value::string(out))
         }),
     }
@@ -33,14 +52,17 @@ pub(super) fn encode_function() -> Function {
 
 /// `jsondecode(str)`: the result's type is implied by the document.
 /// Mirrors `stdlib.JSONDecodeFunc`.
-pub(super) fn decode_function() -> Function {
+pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
     Function {
         name: "jsondecode",
         params: vec![Param::new("str", Type::String)],
         var_param: None,
-        return_type: Box::new(|args| match &args[0] {
+        return_type: Box::new(move |args| match &args[0] {
             Value::String(s) => {
                 let node = parse(s).map_err(CallError::general)?;
+                if duplicates == DuplicateKeys::Refused {
+                    refuse_duplicates(&node).map_err(CallError::general)?;
+                }
                 Ok(implied_type(&node))
             }
             _ => Ok(Type::Dynamic),
@@ -64,7 +86,12 @@ const INFINITY: &str = "cannot serialize infinity as JSON";
 
 /// Appends the JSON text of a wholly known value.
 /// Mirrors cty's `json.marshal` for a value of its own type.
-fn marshal(value: &Value, out: &mut String, depth: usize) -> Result<(), &'static str> {
+fn marshal(
+    value: &Value,
+    out: &mut String,
+    depth: usize,
+    escapes: ControlEscapes,
+) -> Result<(), &'static str> {
     if depth > MAX_ENCODE_DEPTH {
         return Err(TOO_DEEP);
     }
@@ -77,14 +104,14 @@ fn marshal(value: &Value, out: &mut String, depth: usize) -> Result<(), &'static
             }
             out.push_str(&n.text());
         }
-        Value::String(s) => push_json_string(out, s),
+        Value::String(s) => push_json_string(out, s, escapes),
         Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                marshal(item, out, depth + 1)?;
+                marshal(item, out, depth + 1, escapes)?;
             }
             out.push(']');
         }
@@ -94,9 +121,9 @@ fn marshal(value: &Value, out: &mut String, depth: usize) -> Result<(), &'static
                 if i > 0 {
                     out.push(',');
                 }
-                push_json_string(out, k);
+                push_json_string(out, k, escapes);
                 out.push(':');
-                marshal(v, out, depth + 1)?;
+                marshal(v, out, depth + 1, escapes)?;
             }
             out.push('}');
         }
@@ -106,7 +133,7 @@ fn marshal(value: &Value, out: &mut String, depth: usize) -> Result<(), &'static
 
 /// A string as Go's `json.Marshal` writes it: HTML-significant characters,
 /// control characters, U+2028 and U+2029 escaped.
-pub(crate) fn push_json_string(out: &mut String, s: &str) {
+pub(crate) fn push_json_string(out: &mut String, s: &str, escapes: ControlEscapes) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {
@@ -116,6 +143,8 @@ pub(crate) fn push_json_string(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '\u{8}' if escapes == ControlEscapes::Short => out.push_str("\\b"),
+            '\u{c}' if escapes == ControlEscapes::Short => out.push_str("\\f"),
             '\u{2028}' => out.push_str("\\u2028"),
             '\u{2029}' => out.push_str("\\u2029"),
             '\0'..='\u{1f}' | '<' | '>' | '&' => {
@@ -473,6 +502,28 @@ fn quote_char(c: u8) -> String {
 
 /// Mirrors cty's `json.ImpliedType`: objects are object types (a repeated
 /// key takes its last value's type), arrays are tuples, null is dynamic.
+/// go-cty 1.18's check that no object in a document repeats a key.
+fn refuse_duplicates(node: &Node) -> Result<(), String> {
+    match node {
+        Node::Array(items) => items.iter().try_for_each(refuse_duplicates),
+        Node::Object(members) => {
+            let mut seen = std::collections::BTreeSet::new();
+            for (k, v) in members {
+                let key = crate::value::normalize_string(k.clone());
+                if !seen.insert(key.clone()) {
+                    return Err(format!(
+                        "duplicate {} property in JSON object",
+                        crate::value::go_quote(&key)
+                    ));
+                }
+                refuse_duplicates(v)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 fn implied_type(node: &Node) -> Type {
     match node {
         Node::Null => Type::Dynamic,
@@ -613,7 +664,7 @@ fn node_to_json(node: &Node) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
-    use super::{implied_type, parse, push_json_string, unmarshal};
+    use super::{implied_type, parse, push_json_string, unmarshal, ControlEscapes};
 
     fn decode(src: &str) -> String {
         match parse(src) {
@@ -673,7 +724,11 @@ mod tests {
     #[test]
     fn strings_escape_like_go() {
         let mut out = String::new();
-        push_json_string(&mut out, "<a&b>\u{1}\u{8}\u{7f}\u{2028}é\"\\\n");
+        push_json_string(
+            &mut out,
+            "<a&b>\u{1}\u{8}\u{7f}\u{2028}é\"\\\n",
+            ControlEscapes::Unicode,
+        );
         assert_eq!(
             out,
             r#""\u003ca\u0026b\u003e\u0001\u0008\u007f\u2028é\"\\\n""#.replace("\\u007f", "\u{7f}")

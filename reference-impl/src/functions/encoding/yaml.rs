@@ -18,31 +18,42 @@ use crate::number::Number;
 use crate::types::Type;
 use crate::value::{go_quote, Value, MAX_VALUE_DEPTH};
 
+/// Which go-cty-yaml release `yamldecode` follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Release {
+    /// 1.0.2 (HCL 2.14's era): a null document is unknown, and integers
+    /// may have underscores and a bare sign.
+    V1_0_2,
+    /// 1.1.0 (Terraform 1.15): a null document is null, and integers follow
+    /// YAML 1.2's core schema (`[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`).
+    V1_1_0,
+}
+
 /// `yamldecode(src)`: the value of a single YAML document.
 /// Mirrors go-cty-yaml's `YAMLDecodeFunc`.
-pub(super) fn decode_function() -> Function {
+pub(super) fn decode_function(release: Release) -> Function {
     Function {
         name: "yamldecode",
         params: vec![Param::new("src", Type::String)],
         var_param: None,
-        return_type: Box::new(|args| match &args[0] {
+        return_type: Box::new(move |args| match &args[0] {
             Value::String(s) => {
                 let events = parse_events(s);
-                let mut d = Decoder::new(&events);
+                let mut d = Decoder::new(&events, release);
                 d.document(|d| d.implied_type(0))
                     .map_err(CallError::general)
             }
             _ => Ok(Type::Dynamic),
         }),
-        implementation: Box::new(|args, ret| {
+        implementation: Box::new(move |args, ret| {
             let Value::String(s) = &args[0] else {
                 return Ok(Value::Unknown(ret.clone()));
             };
-            if *ret == Type::Dynamic {
+            if *ret == Type::Dynamic && release == Release::V1_0_2 {
                 return Ok(Value::dynamic_unknown());
             }
             let events = parse_events(s);
-            let mut d = Decoder::new(&events);
+            let mut d = Decoder::new(&events, release);
             let value = d.document(|d| d.value(0)).map_err(CallError::general)?;
             convert(&value, ret).map_err(|e| CallError::general(e.message))
         }),
@@ -263,6 +274,7 @@ fn event_name(data: &EventData) -> &'static str {
 /// and once for the value.
 struct Decoder<'a> {
     events: &'a [Result<Event, String>],
+    release: Release,
     pos: usize,
     /// Anchors whose definitions are still open, with their nesting counts.
     pending: HashMap<String, usize>,
@@ -279,9 +291,10 @@ enum Resolved {
 }
 
 impl<'a> Decoder<'a> {
-    fn new(events: &'a [Result<Event, String>]) -> Decoder<'a> {
+    fn new(events: &'a [Result<Event, String>], release: Release) -> Decoder<'a> {
         Decoder {
             events,
+            release,
             pos: 0,
             pending: HashMap::new(),
             anchor_types: HashMap::new(),
@@ -396,7 +409,7 @@ impl<'a> Decoder<'a> {
                 let ty = if tag.is_none() && !plain_implicit {
                     Type::String
                 } else {
-                    match resolve_scalar(tag.as_deref(), value, *style) {
+                    match resolve_scalar(tag.as_deref(), value, *style, self.release) {
                         Ok(Resolved::Merge) => Type::String,
                         Ok(Resolved::Value(v)) => v.ty(),
                         Err(err) => return Err(event_error(e, err)),
@@ -437,7 +450,8 @@ impl<'a> Decoder<'a> {
                             ))
                         }
                     };
-                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle)? {
+                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle, self.release)?
+                    {
                         Resolved::Merge => {
                             let ty = self.implied_type(depth + 1)?;
                             let Type::Object(merged) = ty else {
@@ -507,7 +521,7 @@ impl<'a> Decoder<'a> {
                 ..
             } => {
                 self.begin_anchor(anchor);
-                let v = match resolve_scalar(tag.as_deref(), value, *style) {
+                let v = match resolve_scalar(tag.as_deref(), value, *style, self.release) {
                     Ok(Resolved::Merge) => Value::string("<<"),
                     Ok(Resolved::Value(v)) => v,
                     Err(err) => return Err(event_error(e, err)),
@@ -547,7 +561,8 @@ impl<'a> Decoder<'a> {
                             ))
                         }
                     };
-                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle)? {
+                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle, self.release)?
+                    {
                         Resolved::Merge => {
                             let v = self.value(depth + 1)?;
                             match v {
@@ -674,7 +689,12 @@ fn resolve_word(src: &str) -> Option<(Value, &'static str)> {
 }
 
 /// Mirrors go-cty-yaml's `resolveScalar`.
-fn resolve_scalar(tag: Option<&str>, src: &str, style: ScalarStyle) -> Result<Resolved, String> {
+fn resolve_scalar(
+    tag: Option<&str>,
+    src: &str,
+    style: ScalarStyle,
+    release: Release,
+) -> Result<Resolved, String> {
     let mut tag = tag.unwrap_or("");
     let resolvable = matches!(
         tag,
@@ -707,7 +727,7 @@ fn resolve_scalar(tag: Option<&str>, src: &str, style: ScalarStyle) -> Result<Re
                             return Ok(Resolved::Value(Value::string(t)));
                         }
                     }
-                    if is_integer_literal(src) {
+                    if is_integer_literal(src, release) {
                         tag = INT_TAG;
                     } else if is_float_literal(src) {
                         tag = FLOAT_TAG;
@@ -754,9 +774,19 @@ fn resolve_scalar(tag: Option<&str>, src: &str, style: ScalarStyle) -> Result<Re
     Ok(Resolved::Value(v))
 }
 
-/// go-cty-yaml's `integerLiteralRegexp`:
-/// `\A[-+]?(|0o[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)\z`.
-fn is_integer_literal(s: &str) -> bool {
+/// go-cty-yaml's `integerLiteralRegexp`: in 1.0.2
+/// `\A[-+]?(|0o[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)\z`, in 1.1.0
+/// `\A([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\z`.
+fn is_integer_literal(s: &str, release: Release) -> bool {
+    if release == Release::V1_1_0 {
+        let digits = |b: &str, ok: fn(&char) -> bool| !b.is_empty() && b.chars().all(|c| ok(&c));
+        let decimal = s.strip_prefix(['-', '+']).unwrap_or(s);
+        return digits(decimal, char::is_ascii_digit)
+            || s.strip_prefix("0o")
+                .is_some_and(|b| digits(b, |c| matches!(c, '0'..='7')))
+            || s.strip_prefix("0x")
+                .is_some_and(|b| digits(b, char::is_ascii_hexdigit));
+    }
     let s = s.strip_prefix(['-', '+']).unwrap_or(s);
     let all = |body: &str, ok: fn(char) -> bool| !body.is_empty() && body.chars().all(ok);
     s.is_empty()
@@ -892,11 +922,15 @@ fn parse_timestamp(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{decode_function, encode_function};
+    use super::{decode_function, encode_function, Release};
     use crate::value::Value;
 
     fn decode(src: &str) -> String {
-        match decode_function().call(&[Value::string(src)]) {
+        decode_as(src, Release::V1_0_2)
+    }
+
+    fn decode_as(src: &str, release: Release) -> String {
+        match decode_function(release).call(&[Value::string(src)]) {
             Ok(v) => crate::eval::test_support::value(&v),
             Err(e) => format!("error: {e}"),
         }
@@ -943,5 +977,22 @@ mod tests {
             encode(Value::object(attrs)),
             "\"a\": 1\n\"b\": |-\n  x\n  y\n"
         );
+    }
+
+    // Expected values checked against Terraform 1.15.5 (go-cty-yaml 1.1.0).
+    #[test]
+    fn decodes_like_go_cty_yaml_1_1() {
+        let rows = [
+            ("~", "null(dynamic)"),
+            ("1_000", "\"1_000\""),
+            ("+", "\"+\""),
+            ("0o17", "15"),
+            ("-0o7", "\"-0o7\""),
+            ("0x_1", "\"0x_1\""),
+            ("+12", "12"),
+        ];
+        for (src, want) in rows {
+            assert_eq!(decode_as(src, Release::V1_1_0), want, "{src:?}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use super::{clusters, static_return_type, CallError, Function, Param, MAX_PAD};
 use crate::convert::convert;
-use crate::functions::encoding::push_json_string;
+use crate::functions::encoding::{push_json_string, ControlEscapes};
 use crate::functions::grapheme_count;
 use crate::number::Number;
 use crate::types::Type;
@@ -18,7 +18,27 @@ use crate::value::{go_quote, is_print, Value};
 
 /// `format` and `formatlist`.
 pub(super) fn functions() -> Vec<Function> {
-    vec![format(), formatlist()]
+    vec![
+        format(ControlEscapes::Unicode),
+        formatlist(ControlEscapes::Unicode),
+    ]
+}
+
+/// go-cty 1.18's `format` and `formatlist`, whose arguments may be of the
+/// dynamic pseudo-type: an unknown of unknown type makes an unknown string
+/// (or list of strings) rather than an unknown of unknown type. Their JSON
+/// output has Go 1.22's escapes.
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    [
+        format(ControlEscapes::Short),
+        formatlist(ControlEscapes::Short),
+    ]
+    .into_iter()
+    .map(|mut f| {
+        f.var_param = f.var_param.map(|p| p.allow_unknown().allow_dynamic_type());
+        f
+    })
+    .collect()
 }
 
 /// The deepest value `%v` / `%#v` print as JSON.
@@ -27,18 +47,18 @@ const MAX_JSON_DEPTH: usize = 256;
 const NUMBER_TOO_LARGE: &str = "the number is too large to format";
 
 /// cty's `format`. Mirrors `stdlib.FormatFunc`.
-fn format() -> Function {
+fn format(escapes: ControlEscapes) -> Function {
     Function {
         name: "format",
         params: vec![Param::new("format", Type::String)],
         var_param: Some(Param::new("args", Type::Dynamic).allow_null()),
         return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             if !args[1..].iter().all(Value::is_wholly_known) {
                 return Ok(Value::Unknown(Type::String));
             }
             let spec = args[0].as_str().unwrap_or_default();
-            format_values(spec, &args[1..]).map(Value::string)
+            format_values(spec, &args[1..], escapes).map(Value::string)
         }),
     }
 }
@@ -46,7 +66,7 @@ fn format() -> Function {
 /// cty's `formatlist`: one `format` per element of the sequence arguments
 /// (which must be equally long), other arguments repeated.
 /// Mirrors `stdlib.FormatListFunc`.
-fn formatlist() -> Function {
+fn formatlist(escapes: ControlEscapes) -> Function {
     Function {
         name: "formatlist",
         params: vec![Param::new("format", Type::String)],
@@ -56,11 +76,11 @@ fn formatlist() -> Function {
                 .allow_unknown(),
         ),
         return_type: static_return_type(Type::list(Type::String)),
-        implementation: Box::new(|args, ret| {
+        implementation: Box::new(move |args, ret| {
             let spec = args[0].as_str().unwrap_or_default();
             let args = &args[1..];
             if args.is_empty() {
-                let one = format_values(spec, args)?;
+                let one = format_values(spec, args, escapes)?;
                 return Ok(Value::list(Type::String, vec![Value::string(one)]));
             }
 
@@ -130,7 +150,7 @@ fn formatlist() -> Function {
                     results.push(Value::Unknown(Type::String));
                     continue;
                 }
-                match format_values(spec, &these) {
+                match format_values(spec, &these, escapes) {
                     Ok(s) => results.push(Value::string(s)),
                     Err(e) => {
                         return Err(CallError::general(format!(
@@ -150,6 +170,7 @@ fn formatlist() -> Function {
 struct Verb<'a> {
     /// The verb's text, from `%` to the verb letter.
     raw: &'a str,
+    escapes: ControlEscapes,
     offset: usize,
     arg_num: i64,
     mode: char,
@@ -164,7 +185,7 @@ struct Verb<'a> {
 
 /// Mirrors cty's `formatFSM`: scans `spec`, formatting each verb as it is
 /// met, then complains about arguments no verb used.
-fn format_values(spec: &str, args: &[Value]) -> Result<String, CallError> {
+fn format_values(spec: &str, args: &[Value], escapes: ControlEscapes) -> Result<String, CallError> {
     let bytes = spec.as_bytes();
     let mut out = String::with_capacity(spec.len());
     let mut next_arg: i64 = 1;
@@ -194,6 +215,7 @@ fn format_values(spec: &str, args: &[Value]) -> Result<String, CallError> {
         let mut verb = Verb {
             arg_num: next_arg,
             offset: start,
+            escapes,
             ..Verb::default()
         };
         while let Some(&b) = bytes.get(p) {
@@ -364,7 +386,7 @@ impl Verb<'_> {
             }
         }
         let mut json = String::new();
-        marshal(arg, &mut json, 0).map_err(|why| self.unsupported(why))?;
+        marshal(arg, &mut json, 0, self.escapes).map_err(|why| self.unsupported(why))?;
         self.pad(json)
     }
 
@@ -385,7 +407,7 @@ impl Verb<'_> {
             return self.pad(s.to_string());
         }
         let mut json = String::new();
-        push_json_string(&mut json, s);
+        push_json_string(&mut json, s, self.escapes);
         self.pad(json)
     }
 
@@ -610,7 +632,12 @@ fn sign_of(n: &Number) -> &'static str {
 
 /// Mirrors cty's `json.Marshal(v, v.Type())` for the values `format` can
 /// see (wholly known ones).
-fn marshal(v: &Value, out: &mut String, depth: usize) -> Result<(), &'static str> {
+fn marshal(
+    v: &Value,
+    out: &mut String,
+    depth: usize,
+    escapes: ControlEscapes,
+) -> Result<(), &'static str> {
     if depth > MAX_JSON_DEPTH {
         return Err("value is nested too deeply");
     }
@@ -627,14 +654,14 @@ fn marshal(v: &Value, out: &mut String, depth: usize) -> Result<(), &'static str
             }
             out.push_str(&n.text());
         }
-        Value::String(s) => push_json_string(out, s),
+        Value::String(s) => push_json_string(out, s, escapes),
         Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                marshal(item, out, depth + 1)?;
+                marshal(item, out, depth + 1, escapes)?;
             }
             out.push(']');
         }
@@ -644,9 +671,9 @@ fn marshal(v: &Value, out: &mut String, depth: usize) -> Result<(), &'static str
                 if i > 0 {
                     out.push(',');
                 }
-                push_json_string(out, k);
+                push_json_string(out, k, escapes);
                 out.push(':');
-                marshal(item, out, depth + 1)?;
+                marshal(item, out, depth + 1, escapes)?;
             }
             out.push('}');
         }

@@ -27,16 +27,34 @@ use crate::types::Type;
 use crate::value::Value;
 use parse::{Node, SyntaxError};
 
+pub(crate) use parse::NamedGroups;
+
 /// `regex` and `regexall`.
 pub(super) fn functions() -> Vec<Function> {
-    vec![regex(), regexall()]
+    vec![
+        regex(NamedGroups::PythonOnly),
+        regexall(NamedGroups::PythonOnly),
+    ]
+}
+
+/// Terraform 1.15's `regex` and `regexall` (Go 1.22+ syntax).
+pub(super) fn terraform_1_15() -> Vec<Function> {
+    vec![
+        regex(NamedGroups::PythonAndAngle),
+        regexall(NamedGroups::PythonAndAngle),
+    ]
 }
 
 /// Go's `Regexp.ReplaceAllString`: every match of `pattern` in `text`
 /// replaced by `with`, where `$1`, `${1}`, `$name` and `${name}` stand for
 /// submatches and `$$` for `$`. The error is `regexp.Compile`'s message.
-pub(super) fn replace_all(text: &str, pattern: &str, with: &str) -> Result<String, String> {
-    let re = Compiled::new(pattern).map_err(|e| match e {
+pub(super) fn replace_all(
+    text: &str,
+    pattern: &str,
+    with: &str,
+    named: NamedGroups,
+) -> Result<String, String> {
+    let re = Compiled::new(pattern, named).map_err(|e| match e {
         CompileError::Syntax(e) => format!("error parsing regexp: {}: `{}`", e.code, e.expr),
         CompileError::TooLarge => TOO_LARGE.to_string(),
     })?;
@@ -78,7 +96,7 @@ const NFA_SIZE_LIMIT: usize = 64 << 20;
 
 /// cty's `regex`: the first match, as a string, a tuple of the unnamed
 /// groups or an object of the named ones. Mirrors `stdlib.RegexFunc`.
-fn regex() -> Function {
+fn regex(named: NamedGroups) -> Function {
     Function {
         name: "regex",
         params: vec![
@@ -86,18 +104,18 @@ fn regex() -> Function {
             Param::new("string", Type::String),
         ],
         var_param: None,
-        return_type: Box::new(|args| match &args[0] {
-            Value::String(pattern) => result_type(pattern),
+        return_type: Box::new(move |args| match &args[0] {
+            Value::String(pattern) => result_type(pattern, named),
             _ => Ok(Type::Dynamic),
         }),
-        implementation: Box::new(|args, ret| {
+        implementation: Box::new(move |args, ret| {
             if *ret == Type::Dynamic {
                 return Ok(Value::dynamic_unknown());
             }
             let (Value::String(pattern), Value::String(text)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(ret.clone()));
             };
-            let re = Compiled::new(pattern).map_err(|e| CallError::arg(0, e.message()))?;
+            let re = Compiled::new(pattern, named).map_err(|e| CallError::arg(0, e.message()))?;
             let mut caps = re.re.create_captures();
             if !re.find_at(text, 0, &mut caps) {
                 return Err(CallError::general(NO_MATCH));
@@ -109,7 +127,7 @@ fn regex() -> Function {
 
 /// cty's `regexall`: every non-overlapping match, as a list of what
 /// `regex` would give. Mirrors `stdlib.RegexAllFunc`.
-fn regexall() -> Function {
+fn regexall(named: NamedGroups) -> Function {
     Function {
         name: "regexall",
         params: vec![
@@ -117,11 +135,11 @@ fn regexall() -> Function {
             Param::new("string", Type::String),
         ],
         var_param: None,
-        return_type: Box::new(|args| match &args[0] {
-            Value::String(pattern) => result_type(pattern).map(Type::list),
+        return_type: Box::new(move |args| match &args[0] {
+            Value::String(pattern) => result_type(pattern, named).map(Type::list),
             _ => Ok(Type::list(Type::Dynamic)),
         }),
-        implementation: Box::new(|args, ret| {
+        implementation: Box::new(move |args, ret| {
             let elem = ret.element_type().cloned().unwrap_or(Type::Dynamic);
             if elem == Type::Dynamic {
                 return Ok(Value::dynamic_unknown());
@@ -129,7 +147,7 @@ fn regexall() -> Function {
             let (Value::String(pattern), Value::String(text)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(ret.clone()));
             };
-            let re = Compiled::new(pattern).map_err(|e| CallError::arg(0, e.message()))?;
+            let re = Compiled::new(pattern, named).map_err(|e| CallError::arg(0, e.message()))?;
             let mut items = Vec::new();
             let mut caps = re.re.create_captures();
             // Mirrors Go's `Regexp.allMatches`.
@@ -162,8 +180,8 @@ fn regexall() -> Function {
 }
 
 /// Mirrors cty's `regexPatternResultType`.
-fn result_type(pattern: &str) -> Result<Type, CallError> {
-    let names = match parse::parse(pattern) {
+fn result_type(pattern: &str, named: NamedGroups) -> Result<Type, CallError> {
+    let names = match parse::parse(pattern, named) {
         Ok(parsed) => parsed.names,
         Err(e) => {
             return Err(CallError::arg(
@@ -218,8 +236,8 @@ struct Compiled {
 }
 
 impl Compiled {
-    fn new(pattern: &str) -> Result<Compiled, CompileError> {
-        let parsed = parse::parse(pattern).map_err(CompileError::Syntax)?;
+    fn new(pattern: &str, named: NamedGroups) -> Result<Compiled, CompileError> {
+        let parsed = parse::parse(pattern, named).map_err(CompileError::Syntax)?;
         let hir = to_hir(&parsed.tree);
         let re = meta::Builder::new()
             .configure(meta::Config::new().nfa_size_limit(Some(NFA_SIZE_LIMIT)))

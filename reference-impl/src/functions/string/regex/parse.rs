@@ -152,10 +152,20 @@ pub(super) struct Parsed {
     pub names: Vec<Option<String>>,
 }
 
+/// Which spellings of a named group Go's parser accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NamedGroups {
+    /// Go before 1.22: only `(?P<name>...)`.
+    PythonOnly,
+    /// Go 1.22 and later: `(?<name>...)` too.
+    PythonAndAngle,
+}
+
 /// Parses `pattern` as Go's `regexp.Compile` does.
-pub(super) fn parse(pattern: &str) -> Result<Parsed, SyntaxError> {
+pub(super) fn parse(pattern: &str, named: NamedGroups) -> Result<Parsed, SyntaxError> {
     let mut p = Parser {
         whole: pattern,
+        named,
         flags: Flags {
             fold: false,
             dot_nl: false,
@@ -291,6 +301,7 @@ type ClassAndRest<'a> = (Vec<(u32, u32)>, &'a str);
 
 struct Parser<'a> {
     whole: &'a str,
+    named: NamedGroups,
     flags: Flags,
     groups: Vec<Group>,
     names: Vec<Option<String>>,
@@ -432,11 +443,14 @@ impl Parser<'_> {
     /// Mirrors Go's `parsePerlFlags`: a named capture, a non-capturing
     /// group, or a flag change, at `s` (which starts with `(?`).
     fn perl_flags<'a>(&mut self, s: &'a str) -> Result<&'a str, SyntaxError> {
-        if s.len() > 4 && s.as_bytes()[2] == b'P' && s.as_bytes()[3] == b'<' {
+        let b = s.as_bytes();
+        let python = s.len() > 4 && b[2] == b'P' && b[3] == b'<';
+        let angle = self.named == NamedGroups::PythonAndAngle && s.len() > 3 && b[2] == b'<';
+        if python || angle {
             let Some(end) = s.find('>') else {
                 return Err(error(INVALID_NAMED_CAPTURE, s));
             };
-            let name = &s[4..end];
+            let name = &s[if python { 4 } else { 3 }..end];
             if name.is_empty() || !name.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric()) {
                 return Err(error(INVALID_NAMED_CAPTURE, &s[..=end]));
             }
