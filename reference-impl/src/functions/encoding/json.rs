@@ -21,8 +21,8 @@ pub(crate) enum ControlEscapes {
 }
 
 /// Which `jsondecode` release: go-cty 1.18 refuses an object that repeats
-/// a key (`json.ImpliedType`'s "duplicate property" check), 1.12 lets the
-/// last one win.
+/// a key with a value of another type (`json.ImpliedType`'s "duplicate
+/// property" check), 1.12 lets the last one win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum DuplicateKeys {
     LastWins,
@@ -60,10 +60,12 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
         return_type: Box::new(move |args| match &args[0] {
             Value::String(s) => {
                 let node = parse(s).map_err(CallError::general)?;
-                if duplicates == DuplicateKeys::Refused {
-                    refuse_duplicates(&node).map_err(CallError::general)?;
+                match duplicates {
+                    DuplicateKeys::LastWins => Ok(implied_type(&node)),
+                    DuplicateKeys::Refused => {
+                        implied_type_refusing_duplicates(&node).map_err(CallError::general)
+                    }
                 }
-                Ok(implied_type(&node))
             }
             _ => Ok(Type::Dynamic),
         }),
@@ -502,25 +504,33 @@ fn quote_char(c: u8) -> String {
 
 /// Mirrors cty's `json.ImpliedType`: objects are object types (a repeated
 /// key takes its last value's type), arrays are tuples, null is dynamic.
-/// go-cty 1.18's check that no object in a document repeats a key.
-fn refuse_duplicates(node: &Node) -> Result<(), String> {
+/// go-cty 1.18's `json.ImpliedType`: as [`implied_type`], but an object
+/// that repeats a key with a value of another type is refused (a repeat of
+/// the same type is let through, the last one winning).
+fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
     match node {
-        Node::Array(items) => items.iter().try_for_each(refuse_duplicates),
+        Node::Array(items) => items
+            .iter()
+            .map(implied_type_refusing_duplicates)
+            .collect::<Result<_, _>>()
+            .map(Type::Tuple),
         Node::Object(members) => {
-            let mut seen = std::collections::BTreeSet::new();
+            let mut raw: BTreeMap<&str, Type> = BTreeMap::new();
+            let mut attrs = BTreeMap::new();
             for (k, v) in members {
-                let key = crate::value::normalize_string(k.clone());
-                if !seen.insert(key.clone()) {
+                let ty = implied_type_refusing_duplicates(v)?;
+                if raw.get(k.as_str()).is_some_and(|existing| *existing != ty) {
                     return Err(format!(
                         "duplicate {} property in JSON object",
-                        crate::value::go_quote(&key)
+                        crate::value::go_quote(k)
                     ));
                 }
-                refuse_duplicates(v)?;
+                raw.insert(k, ty.clone());
+                attrs.insert(crate::value::normalize_string(k.clone()), ty);
             }
-            Ok(())
+            Ok(Type::Object(attrs))
         }
-        _ => Ok(()),
+        _ => Ok(implied_type(node)),
     }
 }
 
