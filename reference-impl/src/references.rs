@@ -5,18 +5,19 @@
 //! Tools that embed an expression somewhere else need this: Terraform, for
 //! one, only accepts references rooted at `var`, `local` and a few other
 //! names, so running a case through Terraform means renaming each of these
-//! roots in the source text. The walk follows `hclsyntax`'s `Variables`
-//! (its `walkChildNodes` with a child scope per `for` expression): iteration
-//! variables are bound inside the `for`'s key, value and condition but not
-//! in its collection; a splat's element placeholder is no traversal; and an
-//! object key written as a bare name is a literal, not a reference.
+//! roots in the source text. The walk is `hclsyntax.Variables`'s (see
+//! [`root_traversals`]): iteration variables are bound inside a `for`'s
+//! key, value and condition but not in its collection; a splat's element
+//! placeholder is no traversal; and an object key written as a bare name
+//! is a literal, not a reference.
 //!
 //! One Terraform rule goes beyond HCL: the second argument of `convert` is a
 //! type constraint (`convert(x, list(string))`), whose names are keywords,
 //! not references, so it is not walked.
 
-use crate::ast::{Expr, ExprKind, ObjectKey};
+use crate::ast::{Expr, ExprKind};
 use crate::error::{Pos, Span};
+use crate::functions::root_traversals;
 
 /// Functions whose second argument is a type constraint, not a value.
 pub const TYPE_ARGUMENT_FUNCTIONS: &[&str] = &["convert", "core::convert"];
@@ -32,102 +33,18 @@ pub struct RootReference {
 
 /// The references of `expr` to variables of its scope, in source order.
 pub fn root_references(expr: &Expr) -> Vec<RootReference> {
-    let mut walk = Walk {
-        bound: Vec::new(),
-        found: Vec::new(),
-    };
-    walk.expr(expr);
-    walk.found.sort_by_key(|r| r.span.start.byte);
-    walk.found
-}
-
-struct Walk<'a> {
-    /// Names bound by the enclosing `for` expressions, innermost last.
-    bound: Vec<&'a str>,
-    found: Vec<RootReference>,
-}
-
-impl<'a> Walk<'a> {
-    fn expr(&mut self, expr: &'a Expr) {
-        match &expr.kind {
-            ExprKind::Literal(_) | ExprKind::AnonSymbol => {}
-            ExprKind::ScopeTraversal { root, .. } => {
-                if !self.bound.contains(&root.as_str()) {
-                    self.found.push(RootReference {
-                        name: root.clone(),
-                        span: name_span(expr.span, root),
-                    });
-                }
-            }
-            ExprKind::Parentheses(inner)
-            | ExprKind::TemplateJoin(inner)
-            | ExprKind::TemplateWrap(inner)
-            | ExprKind::RelativeTraversal { source: inner, .. } => self.expr(inner),
-            ExprKind::Unary { operand, .. } => self.expr(operand),
-            ExprKind::Index { collection, key } => {
-                self.expr(collection);
-                self.expr(key);
-            }
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-            ExprKind::Conditional {
-                condition,
-                true_result,
-                false_result,
-            } => {
-                self.expr(condition);
-                self.expr(true_result);
-                self.expr(false_result);
-            }
-            ExprKind::FunctionCall { name, args, .. } => {
-                let skip = TYPE_ARGUMENT_FUNCTIONS
-                    .contains(&name.as_str())
-                    .then_some(1);
-                for (i, arg) in args.iter().enumerate() {
-                    if Some(i) != skip {
-                        self.expr(arg);
-                    }
-                }
-            }
-            ExprKind::TupleCons(args) | ExprKind::Template(args) => {
-                args.iter().for_each(|a| self.expr(a))
-            }
-            ExprKind::ObjectCons(items) => {
-                for item in items {
-                    if !is_literal_key(&item.key) {
-                        self.expr(&item.key.expr);
-                    }
-                    self.expr(&item.value);
-                }
-            }
-            ExprKind::Splat { source, each } => {
-                self.expr(source);
-                self.expr(each);
-            }
-            ExprKind::For(f) => {
-                self.expr(&f.collection);
-                let depth = self.bound.len();
-                self.bound.extend(f.key_var.as_deref());
-                self.bound.push(&f.value_var);
-                for part in [f.key.as_ref(), Some(&f.value), f.condition.as_ref()]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.expr(part);
-                }
-                self.bound.truncate(depth);
-            }
-        }
-    }
-}
-
-/// `hclsyntax.ObjectConsKeyExpr.literalName`: a key that is one bare name
-/// (not in parentheses) is that name as a string.
-fn is_literal_key(key: &ObjectKey) -> bool {
-    !key.force_non_literal
-        && matches!(&key.expr.kind, ExprKind::ScopeTraversal { steps, .. } if steps.is_empty())
+    let mut found: Vec<RootReference> = root_traversals(expr, TYPE_ARGUMENT_FUNCTIONS)
+        .into_iter()
+        .filter_map(|e| match &e.kind {
+            ExprKind::ScopeTraversal { root, .. } => Some(RootReference {
+                name: root.clone(),
+                span: name_span(e.span, root),
+            }),
+            _ => None,
+        })
+        .collect();
+    found.sort_by_key(|r| r.span.start.byte);
+    found
 }
 
 /// The range of the root name at the start of a traversal's range. Names

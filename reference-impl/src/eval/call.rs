@@ -226,7 +226,7 @@ fn closure_outcome<'a>(ev: &mut Evaluator<'a>, arg: &Arg<'a>) -> ClosureOutcome 
             depends_on_unknowns: false,
         },
         Arg::Expr(e) => {
-            let depends_on_unknowns = functions::root_traversals(e).into_iter().any(|t| {
+            let depends_on_unknowns = functions::root_traversals(e, &[]).into_iter().any(|t| {
                 let (v, d) = ev.eval(t);
                 !d.has_errors() && !v.is_wholly_known()
             });

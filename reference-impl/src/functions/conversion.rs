@@ -55,8 +55,10 @@ pub(crate) fn call_closures(
 /// The variable references of `expr` that `hclsyntax.Variables` reports:
 /// the scope traversals whose root is not a name bound by a `for`
 /// expression inside `expr`. Object keys that are bare names are not
-/// references. Mirrors `hclsyntax.Variables`.
-pub(crate) fn root_traversals<'a>(expr: &'a Expr) -> Vec<&'a Expr> {
+/// references. Mirrors `hclsyntax.Variables`; calls of the functions in
+/// `type_argument_functions` have their second argument left out (it is a
+/// type constraint, as for Terraform's `convert`).
+pub fn root_traversals<'a>(expr: &'a Expr, type_argument_functions: &[&str]) -> Vec<&'a Expr> {
     // Scopes are (parent, names) pairs; each pending node carries the
     // index of the scope it is walked in. An explicit stack keeps deeply
     // nested expressions from exhausting the call stack.
@@ -80,7 +82,14 @@ pub(crate) fn root_traversals<'a>(expr: &'a Expr) -> Vec<&'a Expr> {
                 push(key);
                 push(collection);
             }
-            ExprKind::FunctionCall { args, .. } => args.iter().rev().for_each(push),
+            ExprKind::FunctionCall { name, args, .. } => {
+                let skip = type_argument_functions.contains(&name.as_str());
+                for (i, arg) in args.iter().enumerate().rev() {
+                    if !(skip && i == 1) {
+                        push(arg);
+                    }
+                }
+            }
             ExprKind::Conditional {
                 condition,
                 true_result,

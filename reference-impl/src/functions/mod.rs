@@ -30,8 +30,9 @@ mod string;
 /// source columns with it, as `hcl.Pos` does.
 pub(crate) use grapheme::count as grapheme_count;
 
+pub(crate) use conversion::call_closures;
+pub use conversion::root_traversals;
 pub use conversion::ClosureOutcome;
-pub(crate) use conversion::{call_closures, root_traversals};
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -122,7 +122,7 @@ fn root_traversals_skip_local_names_and_keys() {
         "[for k, v in a : {b = k, (c) = v, d.e = f[g]}] + try(h) + [for x in [1] : [for y in x : z]]",
     )
     .unwrap();
-    let roots: Vec<&str> = super::root_traversals(&expr)
+    let roots: Vec<&str> = super::root_traversals(&expr, &[])
         .into_iter()
         .map(|e| match &e.kind {
             ExprKind::ScopeTraversal { root, .. } => root.as_str(),
