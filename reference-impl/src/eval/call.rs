@@ -3,7 +3,7 @@
 //! happen here; null, unknown and type rules inside the call are
 //! `Function::call`'s.
 
-use super::{last_char_span, start_range, text_span, Diags, Evaluated, Evaluator};
+use super::{last_char_span, start_range, template_string, text_span, Diags, Evaluated, Evaluator};
 use crate::ast::Expr;
 use crate::convert::convert;
 use crate::error::{Error, Span};
@@ -152,6 +152,39 @@ pub(super) fn function_call<'a>(
             args[params.len()].start_range(),
         );
         return (Value::dynamic_unknown(), Diags::error(error));
+    }
+
+    let plain_name = name.strip_prefix(CORE_NAMESPACE).unwrap_or(name);
+    if ev.in_template && template_string::TEMPLATE_FUNCTIONS.contains(&plain_name) {
+        let e = CallError::general(format!(
+            "cannot recursively call {plain_name} from inside another template function"
+        ));
+        diags.push(call_error(name, function, &args, &e, span));
+        return (Value::dynamic_unknown(), diags);
+    }
+    if function.name == functions::TEMPLATE_STRING {
+        let template = match &args[0] {
+            Arg::Expr(e) => Some(*e),
+            Arg::Expanded(..) => None,
+        };
+        let vars = match &args[1] {
+            Arg::Expr(e) => {
+                let (v, d) = ev.eval(e);
+                diags.append(d);
+                v
+            }
+            Arg::Expanded(v, _) => v.clone(),
+        };
+        if diags.has_errors() {
+            return (Value::dynamic_unknown(), diags);
+        }
+        return match template_string::call(ev, template, vars) {
+            Ok(v) => (v, diags),
+            Err(e) => {
+                diags.push(call_error(name, function, &args, &e, span));
+                (Value::dynamic_unknown(), diags)
+            }
+        };
     }
 
     if function

@@ -15,6 +15,7 @@ mod for_expr;
 mod operation;
 mod splat;
 mod template;
+mod template_string;
 mod traversal;
 
 use std::collections::BTreeMap;
@@ -98,6 +99,9 @@ pub(crate) struct Evaluator<'a> {
     /// expression.
     anon: Option<Value>,
     depth: usize,
+    /// Evaluating a template for `templatestring`, which may not call the
+    /// template functions again.
+    in_template: bool,
 }
 
 impl<'a> Evaluator<'a> {
@@ -107,6 +111,7 @@ impl<'a> Evaluator<'a> {
             locals: Vec::new(),
             anon: None,
             depth: 0,
+            in_template: false,
         }
     }
 

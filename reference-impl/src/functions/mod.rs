@@ -25,6 +25,7 @@ mod ipnet;
 mod numeric;
 pub(crate) mod operators;
 mod string;
+mod terraform;
 
 /// Grapheme clusters as go-textseg v13 counts them; the parser counts
 /// source columns with it, as `hcl.Pos` does.
@@ -33,6 +34,7 @@ pub(crate) use grapheme::count as grapheme_count;
 pub(crate) use conversion::call_closures;
 pub use conversion::root_traversals;
 pub use conversion::ClosureOutcome;
+pub(crate) use terraform::TEMPLATE_STRING;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -285,6 +287,7 @@ fn terraform_1_15() -> &'static BTreeMap<&'static str, Function> {
     REGISTRY.get_or_init(|| {
         collection::terraform_1_15()
             .into_iter()
+            .chain(terraform::functions())
             .chain(string::terraform_1_15())
             .chain(datetime::terraform_1_15())
             .chain(encoding::terraform_1_15())
