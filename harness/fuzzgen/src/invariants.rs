@@ -163,10 +163,21 @@ pub fn check_unknown_consistency(known: &Outcome, unknown: &Outcome) -> Result<(
 
 /// Whether a source can behave differently under HCL 2.14 and 2.24: binary
 /// operators (2.24 reports conversion errors before the operands' own and
-/// short-circuits `&&` and `||`), `::` (namespaced functions) and the `can`
-/// and `try` functions (unknown handling) do.
+/// short-circuits `&&` and `||`), `::` (namespaced functions), the `can`
+/// and `try` functions (unknown handling), conditionals (two null results
+/// under an unknown condition), indexing (an unknown object's attributes)
+/// and the functions whose Terraform 1.15 versions differ do.
 pub fn version_sensitive(source: &str) -> bool {
-    tokenize(source).iter().any(|t| {
+    let tokens: Vec<&str> = tokenize(source)
+        .into_iter()
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    tokens.iter().enumerate().any(|(i, t)| {
+        let after_operand = i > 0
+            && tokens[i - 1]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ']' || c == ')');
         matches!(
             *t,
             "+" | "-"
@@ -184,9 +195,40 @@ pub fn version_sensitive(source: &str) -> bool {
                 | "::"
                 | "can"
                 | "try"
-        )
+                | "?"
+        ) || (*t == "[" && after_operand)
+            || CHANGED_IN_TERRAFORM_1_15.contains(t)
     })
 }
+
+/// The functions whose HCL 2.24 profile (Terraform 1.15) answers differ, or
+/// which only that profile has.
+const CHANGED_IN_TERRAFORM_1_15: &[&str] = &[
+    "element",
+    "sort",
+    "startswith",
+    "format",
+    "formatlist",
+    "regex",
+    "regexall",
+    "replace",
+    "formatdate",
+    "timeadd",
+    "timecmp",
+    "jsonencode",
+    "jsondecode",
+    "yamldecode",
+    "templatestring",
+    "timestamp",
+    "plantimestamp",
+    "uuid",
+    "bcrypt",
+    "ephemeralasnull",
+    "basename",
+    "dirname",
+    "pathexpand",
+    "abspath",
+];
 
 /// The request under another version.
 pub fn with_version(req: &Request, v: Version) -> Request {

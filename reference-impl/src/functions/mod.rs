@@ -24,6 +24,7 @@ mod grapheme_table;
 mod ipnet;
 mod numeric;
 pub(crate) mod operators;
+mod path;
 mod string;
 mod terraform;
 
@@ -288,6 +289,7 @@ fn terraform_1_15() -> &'static BTreeMap<&'static str, Function> {
         collection::terraform_1_15()
             .into_iter()
             .chain(terraform::functions())
+            .chain(path::functions())
             .chain(string::terraform_1_15())
             .chain(datetime::terraform_1_15())
             .chain(encoding::terraform_1_15())

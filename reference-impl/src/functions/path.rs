@@ -1,0 +1,132 @@
+//! Terraform's path functions that need no file: `basename`, `dirname`,
+//! `pathexpand` and `abspath`, over slash-separated paths as Go's
+//! `path/filepath` treats them on Unix.
+//!
+//! `pathexpand` reads `$HOME` and `abspath` the working directory, so the
+//! corpus checks them by property.
+
+use super::{static_return_type, CallError, Function, Param};
+use crate::types::Type;
+use crate::value::Value;
+
+pub(super) fn functions() -> Vec<Function> {
+    vec![
+        path_function("basename", |p| Ok(base(p))),
+        path_function("dirname", |p| Ok(dir(p))),
+        path_function("pathexpand", expand_home),
+        path_function("abspath", absolute),
+    ]
+}
+
+const NO_USER_HOME: &str = "cannot expand user-specific home dir";
+const NO_HOME: &str = "HOME is not set";
+
+/// A function of one path string with a string result.
+fn path_function(name: &'static str, f: fn(&str) -> Result<String, String>) -> Function {
+    Function {
+        name,
+        params: vec![Param::new("path", Type::String)],
+        var_param: None,
+        return_type: static_return_type(Type::String),
+        implementation: Box::new(move |args, _| {
+            let path = args[0].as_str().unwrap_or_default();
+            f(path).map(Value::string).map_err(CallError::general)
+        }),
+    }
+}
+
+/// Go's `filepath.Clean`: the shortest lexically equivalent path.
+pub(crate) fn clean(path: &str) -> String {
+    if path.is_empty() {
+        return ".".to_string();
+    }
+    let rooted = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&last) if last != ".." => {
+                    parts.pop();
+                }
+                _ if rooted => {}
+                _ => parts.push(".."),
+            },
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    match (rooted, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
+}
+
+/// Go's `filepath.Base`: the last element, trailing slashes removed.
+fn base(path: &str) -> String {
+    if path.is_empty() {
+        return ".".to_string();
+    }
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return "/".to_string();
+    }
+    match trimmed.rfind('/') {
+        Some(i) => trimmed[i + 1..].to_string(),
+        None => trimmed.to_string(),
+    }
+}
+
+/// Go's `filepath.Dir`: all but the last element, cleaned.
+fn dir(path: &str) -> String {
+    let end = path.rfind('/').map_or(0, |i| i + 1);
+    clean(&path[..end])
+}
+
+/// go-homedir's `Expand`: a leading `~` is `$HOME`.
+fn expand_home(path: &str) -> Result<String, String> {
+    let Some(rest) = path.strip_prefix('~') else {
+        return Ok(path.to_string());
+    };
+    if !(rest.is_empty() || rest.starts_with('/') || rest.starts_with('\\')) {
+        return Err(NO_USER_HOME.to_string());
+    }
+    let home = std::env::var("HOME").map_err(|_| NO_HOME.to_string())?;
+    Ok(clean(&format!("{home}/{rest}")))
+}
+
+/// Go's `filepath.Abs`: a relative path joined to the working directory.
+fn absolute(path: &str) -> Result<String, String> {
+    if path.starts_with('/') {
+        return Ok(clean(path));
+    }
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    Ok(clean(&format!("{}/{path}", cwd.to_string_lossy())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{base, clean, dir};
+
+    // Go's path/filepath on Unix.
+    #[test]
+    fn go_filepath_table() {
+        let rows = [
+            ("", ".", ".", "."),
+            ("/", "/", "/", "/"),
+            ("a/b/c", "a/b/c", "c", "a/b"),
+            ("a/b/", "a/b", "b", "a/b"),
+            ("//a//b//", "/a/b", "b", "/a/b"),
+            ("../a/./b/..", "../a", "..", "../a/b"),
+            ("/../a", "/a", "a", "/"),
+            ("a/../..", "..", "..", "."),
+            ("file.txt", "file.txt", "file.txt", "."),
+        ];
+        for (path, want_clean, want_base, want_dir) in rows {
+            assert_eq!(clean(path), want_clean, "clean {path:?}");
+            assert_eq!(base(path), want_base, "base {path:?}");
+            assert_eq!(dir(path), want_dir, "dir {path:?}");
+        }
+    }
+}
