@@ -189,7 +189,7 @@ impl Case {
             scope: self.scope.clone(),
             hcl_version: self.dialect.is_hcl2().then_some(version),
             dialect: self.dialect,
-            base_dir: None,
+            base_dir: fixtures_dir(),
             level: None,
         }
     }
@@ -263,6 +263,21 @@ impl std::error::Error for LoadErrors {}
 /// Folders under the corpus root that hold no case files: the schemas, and
 /// the files that file-system functions read.
 pub const NON_CASE_DIRS: [&str; 2] = ["schema", "fixtures"];
+
+/// The corpus's fixture files (`spec-tests/fixtures/` of the repository
+/// this crate was built from), which requests built from cases name as
+/// their `base_dir`; `None` when that folder is not on this machine.
+pub fn fixtures_dir() -> Option<String> {
+    static DIR: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec-tests/fixtures");
+        dir.canonicalize()
+            .ok()
+            .filter(|d| d.is_dir())
+            .map(|d| d.to_string_lossy().into_owned())
+    })
+    .clone()
+}
 
 /// Whether a file or folder named `name`, `depth` levels below the corpus
 /// root, can hold case files.

@@ -228,6 +228,17 @@ const CHANGED_IN_TERRAFORM_1_15: &[&str] = &[
     "dirname",
     "pathexpand",
     "abspath",
+    "file",
+    "filebase64",
+    "fileexists",
+    "fileset",
+    "filemd5",
+    "filesha1",
+    "filesha256",
+    "filesha512",
+    "filebase64sha256",
+    "filebase64sha512",
+    "templatefile",
 ];
 
 /// The request under another version.

@@ -250,6 +250,7 @@ fn evaluate_unguarded(req: &Request, version: Version) -> Outcome {
     let ctx = Context {
         variables,
         version: version.to_reference(),
+        base_dir: req.base_dir.as_ref().map(std::path::PathBuf::from),
     };
     if !req.dialect.is_hcl2() {
         return Outcome::Unsupported(format!("{MSG_NOT_YET} the {} dialect", req.dialect));

@@ -241,7 +241,20 @@ pub(super) fn function_call<'a>(
         return (Value::dynamic_unknown(), diags);
     }
 
-    match function.call(&values) {
+    let result = match functions::in_directory(function.name) {
+        _ if function.name == template_string::TEMPLATE_FILE => {
+            let (version, dir) = (ev.version(), ev.base_dir());
+            function.call_with(&values, &|args, _| {
+                template_string::template_file(args, version, dir.clone())
+            })
+        }
+        Some(implementation) => {
+            let dir = ev.base_dir();
+            function.call_with(&values, &|args, ty| implementation(args, ty, &dir))
+        }
+        None => function.call(&values),
+    };
+    match result {
         Ok(v) => (v, diags),
         Err(e) => {
             diags.push(call_error(name, function, &args, &e, span));

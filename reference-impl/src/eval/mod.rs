@@ -19,6 +19,7 @@ mod template_string;
 mod traversal;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use crate::ast::{Expr, ExprKind};
 use crate::error::{Error, Pos, Span};
@@ -31,6 +32,10 @@ use crate::HclVersion;
 pub struct Context {
     pub variables: BTreeMap<String, Value>,
     pub version: HclVersion,
+    /// The directory that file-system functions resolve relative paths
+    /// against (Terraform's module directory); `None` is the working
+    /// directory.
+    pub base_dir: Option<PathBuf>,
 }
 
 /// Evaluates `expr`; the first error diagnostic HCL would report, or the
@@ -117,6 +122,14 @@ impl<'a> Evaluator<'a> {
 
     fn version(&self) -> HclVersion {
         self.ctx.version
+    }
+
+    /// The directory file-system functions resolve relative paths against.
+    fn base_dir(&self) -> PathBuf {
+        match &self.ctx.base_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        }
     }
 
     /// The variable `name` as seen from the current scope.

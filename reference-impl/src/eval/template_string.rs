@@ -9,14 +9,17 @@
 //! (or `templatefile`) again. Mirrors Terraform's
 //! `funcs.MakeTemplateStringFunc` and `makeRenderTemplateFunc`.
 
+use std::path::PathBuf;
+
 use super::{Context, Evaluator};
 use crate::ast::{Expr, ExprKind};
 use crate::convert::convert;
 use crate::error::Error;
-use crate::functions::{root_traversals, CallError};
+use crate::functions::{self, root_traversals, CallError};
 use crate::parser::parse_template_as;
 use crate::types::Type;
 use crate::value::{go_quote, Value};
+use crate::HclVersion;
 
 const TEMPLATE_WRAP: &str = "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere; to treat the inner expression as template syntax, write the reference expression directly without any template interpolation syntax";
 const TEMPLATE_LITERAL: &str = "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead";
@@ -28,6 +31,8 @@ const NULL_ARGUMENT: &str = "argument must not be null";
 const NULL_RESULT: &str = "Template result is null; The result of the template is null, which is not a valid result for a templatestring call.";
 /// The file name Terraform gives the template in its messages.
 const SOURCE_NAME: &str = "<templatestring argument>";
+/// The function the evaluator runs with its base directory.
+pub(super) const TEMPLATE_FILE: &str = "templatefile";
 /// The functions a template may not call.
 pub(super) const TEMPLATE_FUNCTIONS: [&str; 2] = ["templatestring", "templatefile"];
 
@@ -69,7 +74,7 @@ pub(super) fn call<'a>(
     if let Some(e) = diags.0 {
         return Err(CallError::arg(
             0,
-            format!("invalid template expression: {}", describe(&e)),
+            format!("invalid template expression: {}", describe(&e, SOURCE_NAME)),
         ));
     }
     let text = match text {
@@ -77,9 +82,52 @@ pub(super) fn call<'a>(
         Value::String(s) => s,
         _ => return Err(CallError::arg(0, NOT_A_STRING)),
     };
-    let parsed = parse_template_as(&text, ev.version())
-        .map_err(|e| CallError::arg(0, format!("invalid template: {}", describe(&e))))?;
-    let variables = match &vars {
+    let parsed = parse_template_as(&text, ev.version()).map_err(|e| {
+        CallError::arg(
+            0,
+            format!("invalid template: {}", describe(&e, SOURCE_NAME)),
+        )
+    })?;
+    let value = render(&parsed, &vars, SOURCE_NAME, ev.version(), ev.base_dir())?;
+    convert(&value, &Type::String)
+        .map_err(|e| CallError::general(format!("invalid template result: {}", e.message)))
+}
+
+/// Terraform's `templatefile(path, vars)` once its arguments are checked
+/// (`Function::call_with`): the file at `path` rendered as a template, of
+/// whatever type the template gives. Mirrors Terraform's
+/// `funcs.MakeTemplateFileFunc`.
+pub(super) fn template_file(
+    args: &[Value],
+    version: HclVersion,
+    base_dir: PathBuf,
+) -> Result<Value, CallError> {
+    let (Value::String(path), vars) = (&args[0], &args[1]) else {
+        return Ok(Value::dynamic_unknown());
+    };
+    if !vars.is_known() {
+        return Ok(Value::dynamic_unknown());
+    }
+    let read = functions::in_directory("file").expect("file is a file-system function");
+    let text = match read(&args[..1], &Type::String, &base_dir)? {
+        Value::String(s) => s,
+        _ => return Ok(Value::dynamic_unknown()),
+    };
+    let parsed =
+        parse_template_as(&text, version).map_err(|e| CallError::general(describe(&e, path)))?;
+    render(&parsed, vars, path, version, base_dir)
+}
+
+/// `makeRenderTemplateFunc`: evaluates a parsed template with the given
+/// variables; `source` names the template in messages.
+fn render(
+    parsed: &Expr,
+    vars: &Value,
+    source: &str,
+    version: HclVersion,
+    base_dir: PathBuf,
+) -> Result<Value, CallError> {
+    let variables = match vars {
         Value::Object(items) | Value::Map { items, .. } => items.clone(),
         _ => return Err(CallError::arg(1, VARS_NOT_A_MAP)),
     };
@@ -92,7 +140,7 @@ pub(super) fn call<'a>(
             ),
         ));
     }
-    for reference in root_traversals(&parsed, &[]) {
+    for reference in root_traversals(parsed, &[]) {
         let ExprKind::ScopeTraversal { root, .. } = &reference.kind else {
             continue;
         };
@@ -101,7 +149,7 @@ pub(super) fn call<'a>(
             return Err(CallError::arg(
                 1,
                 format!(
-                    "vars map does not contain key {}, referenced at {SOURCE_NAME}:{},{}-{}",
+                    "vars map does not contain key {}, referenced at {source}:{},{}-{}",
                     go_quote(root),
                     s.start.line,
                     s.start.column,
@@ -112,23 +160,23 @@ pub(super) fn call<'a>(
     }
     let ctx = Context {
         variables,
-        version: ev.version(),
+        version,
+        base_dir: Some(base_dir),
     };
     let mut inner = Evaluator::new(&ctx);
     inner.in_template = true;
-    let (value, diags) = inner.eval(&parsed);
+    let (value, diags) = inner.eval(parsed);
     if let Some(e) = diags.0 {
-        return Err(CallError::general(describe(&e)));
+        return Err(CallError::general(describe(&e, source)));
     }
     if value.is_null() {
         let s = parsed.span;
         return Err(CallError::general(format!(
-            "{SOURCE_NAME}:{},{}-{},{}: {NULL_RESULT}",
+            "{source}:{},{}-{},{}: {NULL_RESULT}",
             s.start.line, s.start.column, s.end.line, s.end.column
         )));
     }
-    convert(&value, &Type::String)
-        .map_err(|e| CallError::general(format!("invalid template result: {}", e.message)))
+    Ok(value)
 }
 
 /// Terraform's `isValidTemplateStringExpr`.
@@ -152,10 +200,10 @@ fn is_identifier(name: &str) -> bool {
 }
 
 /// A diagnostic as `hcl.Diagnostics.Error` writes it.
-fn describe(e: &Error) -> String {
+fn describe(e: &Error, source: &str) -> String {
     let s = e.span;
     format!(
-        "{SOURCE_NAME}:{},{}-{}: {}; {}",
+        "{source}:{},{}-{}: {}; {}",
         s.start.line, s.start.column, s.end.column, e.summary, e.detail
     )
 }

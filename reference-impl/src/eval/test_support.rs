@@ -163,6 +163,7 @@ pub(crate) fn scope(version: HclVersion) -> Context {
     Context {
         variables: vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         version,
+        base_dir: None,
     }
 }
 

@@ -11,17 +11,28 @@ use super::{static_return_type, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
 
+/// Bytes to an encoded digest.
+pub(super) type Hasher = fn(&[u8]) -> String;
+
+/// The hash functions by name, each hashing bytes to its encoded digest;
+/// Terraform's `file*` variants hash a file's contents the same way.
+pub(super) const DIGESTS: [(&str, Hasher); 6] = [
+    ("md5", |b| hex(&Md5::digest(b))),
+    ("sha1", |b| hex(&Sha1::digest(b))),
+    ("sha256", |b| hex(&Sha256::digest(b))),
+    ("sha512", |b| hex(&Sha512::digest(b))),
+    ("base64sha256", |b| base64_encode(&Sha256::digest(b))),
+    ("base64sha512", |b| base64_encode(&Sha512::digest(b))),
+];
+
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
-    vec![
-        hash_function("md5", |b| hex(&Md5::digest(b))),
-        hash_function("sha1", |b| hex(&Sha1::digest(b))),
-        hash_function("sha256", |b| hex(&Sha256::digest(b))),
-        hash_function("sha512", |b| hex(&Sha512::digest(b))),
-        hash_function("base64sha256", |b| base64_encode(&Sha256::digest(b))),
-        hash_function("base64sha512", |b| base64_encode(&Sha512::digest(b))),
-        uuidv5(),
-    ]
+    let mut all: Vec<Function> = DIGESTS
+        .iter()
+        .map(|(name, hash)| hash_function(name, *hash))
+        .collect();
+    all.push(uuidv5());
+    all
 }
 
 /// A one-string function returning an encoded digest.

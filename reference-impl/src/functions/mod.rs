@@ -18,6 +18,7 @@ mod core;
 mod crypto;
 mod datetime;
 mod encoding;
+mod filesystem;
 mod grapheme;
 mod grapheme_split;
 mod grapheme_table;
@@ -35,6 +36,7 @@ pub(crate) use grapheme::count as grapheme_count;
 pub(crate) use conversion::call_closures;
 pub use conversion::root_traversals;
 pub use conversion::ClosureOutcome;
+pub(crate) use filesystem::in_directory;
 pub(crate) use terraform::TEMPLATE_STRING;
 
 use std::collections::BTreeMap;
@@ -143,6 +145,9 @@ pub type TypeFn = Box<dyn Fn(&[Value]) -> Result<Type, CallError> + Send + Sync>
 /// type function chose.
 pub type ImplFn = Box<dyn Fn(&[Value], &Type) -> Result<Value, CallError> + Send + Sync>;
 
+/// A borrowed implementation, as [`Function::call_with`] takes it.
+pub type ImplRef<'a> = dyn Fn(&[Value], &Type) -> Result<Value, CallError> + 'a;
+
 /// A function: `function.Spec` plus its name.
 pub struct Function {
     pub name: &'static str,
@@ -215,6 +220,16 @@ impl Function {
 
     /// Mirrors `function.Function.Call`.
     pub fn call(&self, args: &[Value]) -> Result<Value, CallError> {
+        self.call_with(args, &*self.implementation)
+    }
+
+    /// [`Function::call`] with another implementation (one that needs more
+    /// than the arguments, such as a base directory).
+    pub fn call_with(
+        &self,
+        args: &[Value],
+        implementation: &ImplRef<'_>,
+    ) -> Result<Value, CallError> {
         let expected = self.return_type_for_values(args)?;
         let n_params = self.params.len();
         for (param, arg) in self.params.iter().zip(args) {
@@ -227,7 +242,7 @@ impl Function {
                 return Ok(Value::Unknown(expected));
             }
         }
-        let result = (self.implementation)(args, &expected)?;
+        let result = implementation(args, &expected)?;
         // Mirrors the end of cty's function.Call: a result that does not
         // conform to the type the type function predicted is a panic, which
         // Call's deferred recover turns into an error.
@@ -290,6 +305,7 @@ fn terraform_1_15() -> &'static BTreeMap<&'static str, Function> {
             .into_iter()
             .chain(terraform::functions())
             .chain(path::functions())
+            .chain(filesystem::functions())
             .chain(string::terraform_1_15())
             .chain(datetime::terraform_1_15())
             .chain(encoding::terraform_1_15())

@@ -1,8 +1,9 @@
 //! Terraform's functions that the HCL 2.14 profile does not have: the
 //! impure ones (`timestamp`, `plantimestamp`, `uuid`, `bcrypt`), whose
 //! results the corpus checks by property, `ephemeralasnull`, and the
-//! signature of `templatestring`, which the evaluator runs itself because
-//! it looks at its first argument's expression.
+//! signatures of `templatestring` and `templatefile`, which the evaluator
+//! runs itself: the first looks at its first argument's expression, both
+//! evaluate a template.
 //!
 //! `timestamp` and `uuid` are as Terraform runs them when it applies: in a
 //! plan they are unknown. `plantimestamp` is the time of this process's
@@ -28,6 +29,7 @@ pub(super) fn functions() -> Vec<Function> {
         bcrypt(),
         ephemeralasnull(),
         template_string(),
+        template_file(),
     ]
 }
 
@@ -39,7 +41,7 @@ const BCRYPT_ARGS: &str = "bcrypt() takes no more than two arguments";
 const NOT_AN_INT: &str =
     "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
 const NO_RANDOMNESS: &str = "the system's random number generator failed";
-const EVALUATOR_ONLY: &str = "templatestring is evaluated by the expression evaluator";
+const EVALUATOR_ONLY: &str = "this function is run by the expression evaluator";
 
 /// The current time, whole seconds (Go's RFC 3339 format drops the rest).
 fn now() -> Time {
@@ -158,6 +160,21 @@ fn ephemeralasnull() -> Function {
         var_param: None,
         return_type: Box::new(|args| Ok(args[0].ty())),
         implementation: Box::new(|args, _| Ok(args[0].clone())),
+    }
+}
+
+/// `templatefile(path, vars)`'s parameters; the evaluator runs the call
+/// with its base directory (`eval::template_string`).
+fn template_file() -> Function {
+    Function {
+        name: "templatefile",
+        params: vec![
+            Param::new("path", Type::String).allow_unknown(),
+            Param::new("vars", Type::Dynamic).allow_unknown(),
+        ],
+        var_param: None,
+        return_type: static_return_type(Type::Dynamic),
+        implementation: Box::new(|_, _| Err(CallError::general(EVALUATOR_ONLY))),
     }
 }
 
