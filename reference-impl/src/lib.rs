@@ -27,8 +27,9 @@ pub use value::Value;
 pub enum HclVersion {
     /// HCL 2.14 (Terraform <= 1.11): `&&` and `||` never short-circuit.
     V2_14,
-    /// HCL 2.24 (Terraform >= 1.12): `&&` and `||` short-circuit on a known
-    /// decisive operand.
+    /// HCL 2.24 as in Terraform 1.15 (HCL 2.24.0, go-cty 1.18, Terraform
+    /// 1.15.5's functions): `&&` and `||` short-circuit on a known decisive
+    /// operand, among the other changes its code names.
     #[default]
     V2_24,
 }
