@@ -260,7 +260,7 @@ pub fn lookup(name: &str) -> Option<&'static Function> {
 
 /// The built-in function named `name` in a profile: the HCL 2.24 profile
 /// has Terraform 1.15's functions, which replace some of the older ones
-/// (see [`terraform_1_15`]).
+/// (see `terraform_1_15`).
 pub fn lookup_for(name: &str, version: HclVersion) -> Option<&'static Function> {
     match version {
         HclVersion::V2_14 => lookup(name),
