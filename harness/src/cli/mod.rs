@@ -89,6 +89,10 @@ fn export_line(case: &Case, expect: &Expect) -> Json {
         .map(|(k, v)| (k.clone(), v.to_json()))
         .collect::<Map<_, _>>();
     m.insert("scope".into(), Json::Object(scope));
+    if let Some(dir) = hclspec_corpus::case::fixtures_dir() {
+        // Where the file-system function cases find their files.
+        m.insert("base_dir".into(), Json::String(dir));
+    }
     m.insert("expect".into(), expect.to_json());
     Json::Object(m)
 }
