@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use super::crypto::DIGESTS;
 use super::encoding::base64_encode;
-use super::path::clean;
+use super::path::{clean, expand_home};
 use super::{static_return_type, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::{go_quote, Value};
@@ -77,7 +77,6 @@ const FILE_HASHES: [&str; 6] = [
 ];
 
 const NEEDS_DIRECTORY: &str = "a file-system function is run by the evaluator";
-const NO_USER_HOME: &str = "failed to expand ~: cannot expand user-specific home dir";
 const NOT_UTF8: &str = "are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead";
 const NO_FILE: &str = "; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource";
 
@@ -99,25 +98,13 @@ fn signature(name: &'static str, result: Type) -> Function {
 /// Where `path` is: `~` expanded, joined to `dir` when relative, cleaned;
 /// with the path as Terraform shows it (relative to the module directory).
 fn locate(path: &str, dir: &Path) -> Result<(PathBuf, String), String> {
-    let expanded = expand_home(path)?;
+    let expanded = expand_home(path).map_err(|e| format!("failed to expand ~: {e}"))?;
     if expanded.starts_with('/') {
         let cleaned = clean(&expanded);
         return Ok((PathBuf::from(&cleaned), cleaned));
     }
     let shown = clean(&expanded);
     Ok((dir.join(&shown), shown))
-}
-
-/// go-homedir's `Expand`.
-fn expand_home(path: &str) -> Result<String, String> {
-    let Some(rest) = path.strip_prefix('~') else {
-        return Ok(path.to_string());
-    };
-    if !(rest.is_empty() || rest.starts_with('/')) {
-        return Err(NO_USER_HOME.to_string());
-    }
-    let home = std::env::var("HOME").unwrap_or_default();
-    Ok(clean(&format!("{home}/{rest}")))
 }
 
 /// Terraform's `readFileBytes`: errors are about the path argument.

@@ -19,7 +19,7 @@ pub(super) fn functions() -> Vec<Function> {
 }
 
 const NO_USER_HOME: &str = "cannot expand user-specific home dir";
-const NO_HOME: &str = "HOME is not set";
+const NO_HOME: &str = "blank output when reading home directory";
 
 /// A function of one path string with a string result.
 fn path_function(name: &'static str, f: fn(&str) -> Result<String, String>) -> Function {
@@ -84,15 +84,21 @@ fn dir(path: &str) -> String {
     clean(&path[..end])
 }
 
-/// go-homedir's `Expand`: a leading `~` is `$HOME`.
-fn expand_home(path: &str) -> Result<String, String> {
+/// go-homedir's `Expand`: a leading `~` is the home directory (`$HOME`,
+/// else the user database's entry, as go-homedir falls back to).
+pub(super) fn expand_home(path: &str) -> Result<String, String> {
     let Some(rest) = path.strip_prefix('~') else {
         return Ok(path.to_string());
     };
     if !(rest.is_empty() || rest.starts_with('/') || rest.starts_with('\\')) {
         return Err(NO_USER_HOME.to_string());
     }
-    let home = std::env::var("HOME").map_err(|_| NO_HOME.to_string())?;
+    let home = match std::env::var("HOME") {
+        Ok(h) if !h.is_empty() => h,
+        _ => std::env::home_dir()
+            .map(|h| h.to_string_lossy().into_owned())
+            .ok_or_else(|| NO_HOME.to_string())?,
+    };
     Ok(clean(&format!("{home}/{rest}")))
 }
 
