@@ -1,5 +1,10 @@
 //! Choosing cases by glob: a pattern names a case by `file::id`, by its id
 //! alone, or a whole case file by its name (`splat`, `ops/*`).
+//!
+//! A filter (`--filter`) without glob characters matches any case whose
+//! `file::id` contains it, as `cargo test` filters do (`functions` selects
+//! every `functions/...` file); skip-list entries are always globs, so that
+//! an entry never silently covers more than it names.
 
 use globset::{Glob, GlobMatcher};
 
@@ -31,23 +36,43 @@ impl Pattern {
     }
 }
 
-/// Any of several patterns; empty selects everything.
+/// Any of several filters; empty selects everything.
 #[derive(Clone, Debug, Default)]
 pub struct Selector {
-    patterns: Vec<Pattern>,
+    filters: Vec<Filter>,
 }
 
+/// A glob, or (without glob characters) a substring of `file::id`.
+#[derive(Clone, Debug)]
+enum Filter {
+    Glob(Pattern),
+    Substring(String),
+}
+
+/// The characters that make a filter a glob.
+const GLOB_CHARS: [char; 4] = ['*', '?', '[', '{'];
+
 impl Selector {
-    pub fn new(globs: &[String]) -> Result<Selector, String> {
-        let patterns = globs
+    pub fn new(filters: &[String]) -> Result<Selector, String> {
+        let filters = filters
             .iter()
-            .map(|g| Pattern::new(g))
+            .map(|f| {
+                if f.contains(GLOB_CHARS) {
+                    Pattern::new(f).map(Filter::Glob)
+                } else {
+                    Ok(Filter::Substring(f.clone()))
+                }
+            })
             .collect::<Result<_, _>>()?;
-        Ok(Selector { patterns })
+        Ok(Selector { filters })
     }
 
     pub fn matches(&self, file: &str, id: &str) -> bool {
-        self.patterns.is_empty() || self.patterns.iter().any(|p| p.matches(file, id))
+        self.filters.is_empty()
+            || self.filters.iter().any(|f| match f {
+                Filter::Glob(p) => p.matches(file, id),
+                Filter::Substring(s) => format!("{file}::{id}").contains(s.as_str()),
+            })
     }
 }
 
@@ -76,5 +101,12 @@ mod tests {
         assert!(Selector::new(&[]).unwrap().matches("x", "y"));
         let s = Selector::new(&["a".into(), "b-*".into()]).unwrap();
         assert!(s.matches("a", "z") && s.matches("q", "b-1") && !s.matches("q", "c"));
+        // Without glob characters a filter is a substring of `file::id`.
+        let s = Selector::new(&["functions".into()]).unwrap();
+        assert!(s.matches("functions/string", "fn-upper-001"));
+        assert!(!s.matches("splat", "splat-001"));
+        let s = Selector::new(&["t::splat-00".into()]).unwrap();
+        assert!(s.matches("splat", "splat-001") && !s.matches("splat", "splat-010"));
+        assert!(Selector::new(&["a[".into()]).is_err());
     }
 }

@@ -12,11 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
 use hclspec::locate;
 use hclspec::run::matrix::{Column, Matrix};
+use hclspec::run::text::Show;
 use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
 use hclspec_corpus::case::Corpus;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::Oracle;
-use hclspec_protocol::Version;
+use hclspec_protocol::{Level, Version};
 
 use super::CorpusArgs;
 
@@ -26,6 +27,11 @@ pub struct CommonArgs {
     /// The HCL version whose expectations count.
     #[arg(long, default_value = "2.24", value_parser = parse_version)]
     hcl_version: Version,
+    /// What is judged: `parse` (accept or reject), `value` (values and
+    /// error phases, list/tuple and map/object alike), or `full` (types and
+    /// error summaries too).
+    #[arg(long, default_value = "full", value_parser = parse_level)]
+    level: Level,
     #[command(flatten)]
     corpus: CorpusArgs,
     /// `exact`, or `f64`: a result right only once its numbers and the
@@ -70,9 +76,17 @@ pub struct RunArgs {
     /// Also write the report as JUnit XML to FILE.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Text report: only the table and the summary.
+    /// Text report: only the table and the summary (`--show none`).
     #[arg(short, long)]
     quiet: bool,
+    /// Text report: which cases to show one by one: `failures` (default;
+    /// unsupported and skipped cases as counts per area), `unsupported`,
+    /// `all`, or `none`.
+    #[arg(long, value_name = "WHICH", default_value = "failures", value_parser = parse_show)]
+    show: Show,
+    /// List the selected cases (`file::id`), one per line, and run nothing.
+    #[arg(long)]
+    list: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -85,7 +99,8 @@ enum Format {
 pub struct MatrixArgs {
     /// `NAME=CMD`, `reference` for the built-in reference implementation, or
     /// an oracle's name (`go-hcl`, `terraform`, `terraform-0.11`) for the
-    /// installed oracle (repeatable; columns in this order). A column named
+    /// installed oracle (repeatable; columns in this order). `NAME@LEVEL`
+    /// judges that column at another level than `--level`. A column named
     /// after an oracle judges the cases that oracle can judge only in part
     /// as `hclspec verify` does.
     #[arg(long = "engine", value_name = "NAME=CMD", required = true)]
@@ -112,8 +127,26 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         skips.extend(SkipList::load(path).map_err(anyhow::Error::msg)?);
     }
     let corpus = args.common.corpus.load()?;
+    if args.list {
+        let selector = args.common.corpus.selector()?;
+        let (planned, _) = runner::plan(&corpus, &selector, args.common.hcl_version);
+        let mut out = std::io::stdout().lock();
+        for p in planned {
+            writeln!(out, "{}::{}", p.file.name, p.case.id)?;
+        }
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     warn_unused_skips(&skips, &corpus);
-    let report = run_engine(&spec, &args.common, &corpus, skips, "run", None)?;
+    let report = run_engine(
+        &spec,
+        &args.common,
+        args.common.level,
+        &corpus,
+        skips,
+        "run",
+        None,
+    )?;
 
     if let Some(path) = &args.junit {
         let xml = runner::junit::to_xml(&report).map_err(anyhow::Error::msg)?;
@@ -126,9 +159,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             writeln!(out)?;
         }
         Format::Text => {
-            if !args.quiet {
-                out.write_all(runner::text::details(&report).as_bytes())?;
-            }
+            let show = if args.quiet { Show::None } else { args.show };
+            out.write_all(runner::text::details(&report, show).as_bytes())?;
             out.write_all(
                 runner::text::table(&report.areas, &report.totals, report.numbers).as_bytes(),
             )?;
@@ -153,6 +185,13 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
             Some((n, c)) => (n.trim(), c.trim()),
             None => (e.trim(), ""),
         };
+        let (name, level) = match name.split_once('@') {
+            Some((n, l)) => (
+                n.trim(),
+                l.trim().parse::<Level>().map_err(anyhow::Error::msg)?,
+            ),
+            None => (name, args.common.level),
+        };
         if name.is_empty() {
             bail!("--engine {e:?}: the name is empty");
         }
@@ -171,13 +210,14 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
             }
             (_, cmd, _) => (EngineSpec::parse(cmd)?, cmd.to_string()),
         };
-        engines.push((name.to_string(), cmd, spec, oracle));
+        engines.push((name.to_string(), level, cmd, spec, oracle));
     }
     let mut columns = Vec::new();
-    for (name, cmd, spec, oracle) in &engines {
+    for (name, level, cmd, spec, oracle) in &engines {
         let report = run_engine(
             spec,
             &args.common,
+            *level,
             &corpus,
             SkipList::default(),
             name,
@@ -219,6 +259,14 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
 }
 
 fn parse_version(s: &str) -> Result<Version, String> {
+    s.parse()
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+}
+
+fn parse_show(s: &str) -> Result<Show, String> {
     s.parse()
 }
 
@@ -296,9 +344,11 @@ impl EngineSpec {
 }
 
 /// Runs the selected cases on one engine with a progress bar on a terminal.
+#[allow(clippy::too_many_arguments)]
 fn run_engine(
     spec: &EngineSpec,
     common: &CommonArgs,
+    level: Level,
     corpus: &Corpus,
     skips: SkipList,
     label: &str,
@@ -315,6 +365,7 @@ fn run_engine(
     let (mut engine, info) = spec.start(common)?;
     let opts = RunOptions {
         version: common.hcl_version,
+        level,
         numbers: common.numbers,
         skips,
         oracle,

@@ -7,13 +7,15 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{Numbers, Report, Status, Tally};
-use hclspec_protocol::Version;
+use hclspec_protocol::{Level, Version};
 
 /// One engine's column.
 #[derive(Clone, Debug, Serialize)]
 pub struct Column {
     /// The name given on the command line.
     pub name: String,
+    /// What this column judges.
+    pub level: Level,
     /// `built-in reference implementation`, or the command line.
     pub command: String,
     pub mode: String,
@@ -27,12 +29,22 @@ impl Column {
     pub fn new(name: &str, command: &str, report: &Report) -> Column {
         Column {
             name: name.to_string(),
+            level: report.level,
             command: command.to_string(),
             mode: report.engine.mode.clone(),
             elapsed_seconds: report.elapsed_seconds,
             restarts: report.restarts,
             totals: report.totals.clone(),
             areas: report.areas.clone(),
+        }
+    }
+
+    /// The column's heading: the name, and the level unless it is full.
+    pub fn heading(&self) -> String {
+        if self.level == Level::Full {
+            self.name.clone()
+        } else {
+            format!("{} ({})", self.name, self.level)
         }
     }
 
@@ -74,7 +86,10 @@ impl Matrix {
             out,
             "How closely each engine follows the Terraform expression language as HCL {} \
              evaluates it: the share of each area's cases (one area per case file of \
-             `spec-tests/`) that the engine answers as HCL does, over {cases} cases.{}",
+             `spec-tests/`) that the engine answers as HCL does, over {cases} cases. A column \
+             marked `(parse)` judges only whether the engine accepts what HCL accepts and \
+             rejects what it rejects; `(value)` judges values and error phases without \
+             telling list from tuple or map from object; the others judge everything.{}",
             self.hcl_version,
             match self.numbers {
                 Numbers::Exact => String::new(),
@@ -93,7 +108,7 @@ impl Matrix {
 
         out.push_str("| area | cases |");
         for e in &self.engines {
-            let _ = write!(out, " {} |", e.name);
+            let _ = write!(out, " {} |", e.heading());
         }
         out.push_str("\n| :--- | ---: |");
         for _ in &self.engines {
@@ -141,7 +156,7 @@ impl Matrix {
         }
         out.push('\n');
         for e in &self.engines {
-            let _ = write!(out, "| {} | {} |", e.name, how(e));
+            let _ = write!(out, "| {} | {} |", e.heading(), how(e));
             for s in &shown {
                 let _ = write!(out, " {} |", e.totals.outcomes.get(*s));
             }
@@ -184,6 +199,7 @@ mod tests {
     fn markdown_lists_areas_engines_and_totals() {
         let column = |name: &str, a: (usize, usize), b: (usize, usize)| Column {
             name: name.into(),
+            level: Level::Full,
             command: format!("{name}-engine --serve"),
             mode: "persistent".into(),
             elapsed_seconds: 1.0,

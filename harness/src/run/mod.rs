@@ -20,9 +20,11 @@ use hclspec_corpus::case::{Case, CaseFile, Corpus};
 use hclspec_corpus::select::Selector;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::{Oracle, VerifyMode};
-use hclspec_protocol::compare::{compare, phase_agrees, values_match_f64, Verdict};
+use hclspec_protocol::compare::{
+    compare_at, phase_agrees, round_numbers_f64, values_match_f64, values_match_loosely, Verdict,
+};
 use hclspec_protocol::Expect;
-use hclspec_protocol::{Kind, Outcome, Version};
+use hclspec_protocol::{Kind, Level, Outcome, Version};
 
 /// The revision of the JSON report described in `docs/protocol.md`.
 pub const REPORT_VERSION: u32 = 1;
@@ -93,9 +95,11 @@ impl Status {
         )
     }
 
-    /// A case outside the skip list that did not pass.
+    /// A case outside the skip list whose answer was wrong or missing.
+    /// `unsupported` is not a failure: an engine may always say what it
+    /// does not model; it is counted apart.
     pub fn is_failure(self) -> bool {
-        !self.is_pass() && self != Status::Skipped
+        !self.is_pass() && !matches!(self, Status::Skipped | Status::Unsupported)
     }
 
     fn index(self) -> usize {
@@ -138,6 +142,8 @@ impl FromStr for Numbers {
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     pub version: Version,
+    /// What is judged (default: everything).
+    pub level: Level,
     pub numbers: Numbers,
     pub skips: SkipList,
     /// The engine is this oracle: a case that the oracle can judge only in
@@ -185,6 +191,8 @@ pub struct CaseReport {
     pub path: String,
     pub kind: Kind,
     pub source: String,
+    /// The case's variables, as typed values by name.
+    pub scope: Json,
     pub outcome: Status,
     /// One line: what went wrong, or why it passed.
     pub message: String,
@@ -308,6 +316,7 @@ pub struct Report {
     pub report_version: u32,
     pub engine: EngineInfo,
     pub hcl_version: Version,
+    pub level: Level,
     pub numbers: Numbers,
     pub elapsed_seconds: f64,
     pub restarts: u32,
@@ -347,7 +356,11 @@ pub fn run(
 ) -> Report {
     let requests: Vec<_> = planned
         .iter()
-        .map(|p| p.case.request(opts.version))
+        .map(|p| {
+            let mut r = p.case.request(opts.version);
+            r.level = (opts.level != Level::Full).then_some(opts.level);
+            r
+        })
         .collect();
     let mut results: Vec<Option<CaseReport>> = vec![None; planned.len()];
     let start = Instant::now();
@@ -384,6 +397,7 @@ pub fn run(
         report_version: REPORT_VERSION,
         engine: info,
         hcl_version: opts.version,
+        level: opts.level,
         numbers: opts.numbers,
         elapsed_seconds: elapsed.as_secs_f64(),
         restarts: engine.restarts(),
@@ -432,7 +446,7 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
         }
         Ok(response) => {
             actual = Some(response.outcome.to_json());
-            let verdict = compare(p.expect, &response.outcome);
+            let verdict = compare_at(p.expect, &response.outcome, opts.level);
             let headline = verdict.headline();
             match verdict {
                 Verdict::Pass => (Status::Pass, MSG_PASS.to_string()),
@@ -440,7 +454,12 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
                     diff = Some(d.unified());
                     let rounded = match (opts.numbers, p.expect, &response.outcome) {
                         (Numbers::F64, Expect::Result(e), Outcome::Result(a)) => {
-                            values_match_f64(e, a).is_ok()
+                            if opts.level == Level::Full {
+                                values_match_f64(e, a).is_ok()
+                            } else {
+                                values_match_loosely(&round_numbers_f64(e), &round_numbers_f64(a))
+                                    .is_ok()
+                            }
                         }
                         _ => false,
                     };
@@ -494,6 +513,13 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
         path: p.file.display.clone(),
         kind: p.case.kind,
         source: p.case.source.clone(),
+        scope: Json::Object(
+            p.case
+                .scope
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_json()))
+                .collect(),
+        ),
         outcome,
         message,
         expected: p.expect.to_json(),

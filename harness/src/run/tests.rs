@@ -237,7 +237,8 @@ fn skip_list_marks_skipped_and_unexpected_passes() {
     let c = report.counts();
     assert_eq!(c.get(Status::Skipped), 2);
     assert_eq!(c.get(Status::UnexpectedPass), 1);
-    assert_eq!(c.failures(), 7);
+    assert_eq!(c.failures(), 6);
+    assert_eq!(c.get(Status::Unsupported), 1);
     assert_eq!(c.cases(), 10);
 
     // With every failure skipped, the run succeeds unless skips are strict.
@@ -268,7 +269,7 @@ fn filter_and_version_plan() {
 #[test]
 fn text_report_shows_failures_table_and_closing_line() {
     let report = run_with(&RunOptions::default());
-    let details = text::details(&report);
+    let details = text::details(&report, text::Show::Failures);
     assert!(details.contains("FAIL demo::wrong  (spec-tests/demo.json)\n  result values differ\n  expression:\n    2\n"), "{details}");
     assert!(details.contains("TIMEOUT demo::hang"), "{details}");
     assert!(
@@ -276,6 +277,20 @@ fn text_report_shows_failures_table_and_closing_line() {
         "{details}"
     );
     assert!(!details.contains("demo::ok "), "{details}");
+    // Failures come first; unsupported cases are counted by area.
+    assert!(details.find("FAIL demo::wrong") < details.find("TIMEOUT demo::hang"));
+    assert!(
+        details.contains("1 unsupported cases, by area (`--show unsupported` lists them):\n  demo: 1 (1 x unsupported: booleans)\n"),
+        "{details}"
+    );
+    assert!(!details.contains("UNSUPPORTED demo::unsup"), "{details}");
+    let all = text::details(&report, text::Show::All);
+    assert!(all.contains("UNSUPPORTED demo::unsup"), "{all}");
+    assert!(text::details(&report, text::Show::None).is_empty());
+    assert_eq!(
+        text::visible("a\u{1b}[31mb\u{200b}\tc"),
+        "a\\u{1b}[31mb\\u{200b}\tc"
+    );
 
     let table = text::table(&report.areas, &report.totals, report.numbers);
     let lines: Vec<_> = table.lines().collect();
@@ -303,7 +318,7 @@ fn text_report_shows_failures_table_and_closing_line() {
 
     let summary = text::summary(&report);
     assert!(
-        summary.ends_with("hclspec: 1 passed, 9 failed, 0 skipped\n"),
+        summary.ends_with("hclspec: 1 passed, 8 failed, 1 unsupported, 0 skipped\n"),
         "{summary}"
     );
     assert!(summary.contains("engine restarted 3 times"), "{summary}");
@@ -319,7 +334,7 @@ fn junit_maps_outcomes() {
     let xml = junit::to_xml(&report).unwrap();
     let back = quick_junit::Report::deserialize_from_str(&xml).unwrap();
     assert_eq!(back.tests, 10);
-    assert_eq!(back.failures, 3, "{xml}"); // phase, unsup, double
+    assert_eq!(back.failures, 2, "{xml}"); // phase, double
     assert_eq!(back.errors, 5, "{xml}"); // crash, hang, garbage, reported-crash, gave-up
     let suite = &back.test_suites[0];
     assert_eq!(suite.name.as_str(), "demo");

@@ -5,13 +5,70 @@ use std::fmt::Write as _;
 
 use super::{AreaTally, CaseReport, Numbers, Report, Status, Tally};
 
-/// Every case outside the skip list that did not pass, then the skipped
-/// cases that passed, each with what to look at.
-pub fn details(report: &Report) -> String {
+/// Which cases the text report shows one by one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Show {
+    /// Failures in full; unsupported and skipped cases as counts per area.
+    #[default]
+    Failures,
+    /// Failures and unsupported cases in full.
+    Unsupported,
+    /// Every case that did not pass, skipped ones included.
+    All,
+    /// No case: the table and the summary only.
+    None,
+}
+
+impl std::str::FromStr for Show {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Show, String> {
+        match s {
+            "failures" => Ok(Show::Failures),
+            "unsupported" => Ok(Show::Unsupported),
+            "all" => Ok(Show::All),
+            "none" => Ok(Show::None),
+            _ => Err(format!(
+                "unknown --show {s:?} (expected failures, unsupported, all or none)"
+            )),
+        }
+    }
+}
+
+/// The cases to look at, most important first: failures (wrong answers,
+/// then crashes, timeouts and protocol errors), then, as `show` asks, the
+/// unsupported and skipped cases in full or as counts per area, then the
+/// skipped cases that passed.
+pub fn details(report: &Report, show: Show) -> String {
     let mut out = String::new();
-    for r in report.cases.iter().filter(|r| r.outcome.is_failure()) {
-        case_details(&mut out, r);
-        out.push('\n');
+    if show == Show::None {
+        return out;
+    }
+    for status in [
+        Status::Fail,
+        Status::ErrorMismatch,
+        Status::Crash,
+        Status::Timeout,
+        Status::ProtocolError,
+    ] {
+        for r in report.cases.iter().filter(|r| r.outcome == status) {
+            case_details(&mut out, r);
+            out.push('\n');
+        }
+    }
+    let in_full = |s: Status| match s {
+        Status::Unsupported => matches!(show, Show::Unsupported | Show::All),
+        Status::Skipped => show == Show::All,
+        _ => false,
+    };
+    for status in [Status::Unsupported, Status::Skipped] {
+        if in_full(status) {
+            for r in report.cases.iter().filter(|r| r.outcome == status) {
+                case_details(&mut out, r);
+                out.push('\n');
+            }
+        } else {
+            grouped(&mut out, report, status);
+        }
     }
     let xpass: Vec<_> = report
         .cases
@@ -25,12 +82,64 @@ pub fn details(report: &Report) -> String {
             let _ = writeln!(
                 out,
                 "  {}::{}  ({}: {}  # {})",
-                r.area, r.id, skip.origin, skip.pattern, skip.reason
+                r.area,
+                r.id,
+                skip.origin,
+                skip.pattern,
+                visible(&skip.reason)
             );
         }
         out.push('\n');
     }
     out
+}
+
+/// The cases of one outcome as counts per area with their commonest
+/// reasons (`--show all` lists them one by one).
+fn grouped(out: &mut String, report: &Report, status: Status) {
+    let mut areas: std::collections::BTreeMap<&str, Vec<&CaseReport>> = Default::default();
+    for r in report.cases.iter().filter(|r| r.outcome == status) {
+        areas.entry(&r.area).or_default().push(r);
+    }
+    if areas.is_empty() {
+        return;
+    }
+    let total: usize = areas.values().map(Vec::len).sum();
+    let _ = writeln!(
+        out,
+        "{} {status} cases, by area (`--show {}` lists them):",
+        total,
+        if status == Status::Unsupported {
+            "unsupported"
+        } else {
+            "all"
+        }
+    );
+    for (area, cases) in areas {
+        let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+        for r in &cases {
+            let why = match &r.skip {
+                Some(skip) if status == Status::Skipped => skip.reason.clone(),
+                _ => r.message.clone(),
+            };
+            *reasons.entry(why).or_default() += 1;
+        }
+        let mut reasons: Vec<(String, usize)> = reasons.into_iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let shown: Vec<String> = reasons
+            .iter()
+            .take(3)
+            .map(|(why, n)| format!("{n} x {}", visible(why)))
+            .collect();
+        let more = if reasons.len() > 3 { ", ..." } else { "" };
+        let _ = writeln!(
+            out,
+            "  {area}: {} ({}{more})",
+            cases.len(),
+            shown.join("; ")
+        );
+    }
+    out.push('\n');
 }
 
 fn case_details(out: &mut String, r: &CaseReport) {
@@ -42,28 +151,57 @@ fn case_details(out: &mut String, r: &CaseReport) {
         r.id,
         r.path
     );
-    let _ = writeln!(out, "  {}", r.message);
+    let _ = writeln!(out, "  {}", visible(&r.message));
     let _ = writeln!(out, "  {}:", r.kind.as_str());
     for line in r.source.split('\n') {
-        let _ = writeln!(out, "    {line}");
+        let _ = writeln!(out, "    {}", visible(line));
+    }
+    if let serde_json::Value::Object(vars) = &r.scope {
+        if !vars.is_empty() {
+            let _ = writeln!(out, "  scope:");
+            for (name, tv) in vars {
+                let _ = writeln!(
+                    out,
+                    "    {} = {}",
+                    visible(name),
+                    visible(&hclspec_corpus::format::compact(tv))
+                );
+            }
+        }
     }
     match &r.diff {
         Some(diff) => {
             for line in diff.lines() {
-                let _ = writeln!(out, "  {line}");
+                let _ = writeln!(out, "  {}", visible(line));
             }
         }
         None => {
-            let expected = serde_json::to_string(&r.expected).unwrap_or_default();
-            let _ = writeln!(out, "  expected: {expected}");
+            let expected = hclspec_corpus::format::compact(&r.expected);
+            let _ = writeln!(out, "  expected: {}", visible(&expected));
         }
     }
     if !r.stderr.is_empty() {
         let _ = writeln!(out, "  stderr:");
         for line in r.stderr.lines() {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", visible(line));
         }
     }
+}
+
+/// A line as a terminal should show it: control characters (and other
+/// characters a terminal would act on or hide) as `\u{..}` escapes.
+pub fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if (c.is_control() && c != '\t')
+            || matches!(c as u32, 0x200B..=0x200F | 0x2028..=0x202E | 0x2066..=0x2069 | 0xFEFF)
+        {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Outcome columns shown even when empty; the others only when some case
@@ -139,10 +277,11 @@ pub fn summary(report: &Report) -> String {
         0.0
     };
     let mut out = format!(
-        "engine {} ({}), HCL {}, numbers {}\n",
+        "engine {} ({}), HCL {}, level {}, numbers {}\n",
         report.engine.name,
         report.engine.mode,
         report.hcl_version,
+        report.level,
         match report.numbers {
             Numbers::Exact => "exact",
             Numbers::F64 => "f64",
@@ -189,9 +328,10 @@ pub fn summary(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "hclspec: {} passed, {} failed, {} skipped",
+        "hclspec: {} passed, {} failed, {} unsupported, {} skipped",
         c.passed(),
         c.failures(),
+        c.get(Status::Unsupported),
         c.get(Status::Skipped)
     );
     out
