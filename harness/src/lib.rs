@@ -8,6 +8,7 @@
 //! `hclspec-harness`.
 
 pub mod engine;
+pub mod interrupt;
 pub mod locate;
 pub mod record;
 pub mod run;

@@ -601,3 +601,87 @@ fn matrix_writes_markdown_and_json() {
     assert_eq!(engines[2]["totals"]["outcomes"]["crash"], 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Whether a process is still alive (a zombie counts as gone).
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// SIGTERM (and SIGINT) during a run against a hung engine: the engine and
+/// what it started are killed, the partial report is written (JSON on
+/// stdout, JUnit on disk) with the unfinished cases `not-run`, and the
+/// exit status is 128 + the signal.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_keeps_its_report_and_leaves_no_process() {
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let dir = temp_dir(&format!("interrupt-{signal}"));
+        let pids = dir.join("pids");
+        let junit = dir.join("report.xml");
+        let child = Command::new(BIN)
+            .args([
+                "run",
+                "--corpus",
+                corpus_dir().to_str().unwrap(),
+                "--filter",
+                "arith-00?",
+                "--engine",
+                &engine("stuck.py"),
+                "--timeout",
+                "600",
+                "--format",
+                "json",
+                "--junit",
+                junit.to_str().unwrap(),
+            ])
+            .env("STUCK_PIDS", &pids)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while !pids.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the engine never started"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Json = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["interrupted"], format!("SIG{signal}"));
+        let cases = report["cases"].as_array().unwrap();
+        assert!(!cases.is_empty());
+        assert!(cases.iter().all(|c| c["outcome"] == "not-run"), "{report}");
+        assert_eq!(report["totals"]["outcomes"]["not-run"], cases.len());
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        assert!(xml.contains("not-run"), "{xml}");
+        let text = std::fs::read_to_string(&pids).unwrap();
+        for pid in text.split_whitespace() {
+            let pid: u32 = pid.parse().unwrap();
+            let gone = Instant::now();
+            while alive(pid) && gone.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            assert!(!alive(pid), "process {pid} was left running");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

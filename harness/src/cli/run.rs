@@ -138,6 +138,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     warn_unused_skips(&skips, &corpus);
+    hclspec::interrupt::install().context("watching for interrupts")?;
     let report = run_engine(
         &spec,
         &args.common,
@@ -169,6 +170,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         }
     }
     out.flush()?;
+    if let Some(sig) = hclspec::interrupt::signal() {
+        return Ok(ExitCode::from((128 + sig) as u8));
+    }
     Ok(if report.is_success(args.strict_skips) {
         ExitCode::SUCCESS
     } else {
@@ -212,8 +216,12 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
         };
         engines.push((name.to_string(), level, cmd, spec, oracle));
     }
+    hclspec::interrupt::install().context("watching for interrupts")?;
     let mut columns = Vec::new();
     for (name, level, cmd, spec, oracle) in &engines {
+        if hclspec::interrupt::signal().is_some() {
+            break;
+        }
         let report = run_engine(
             spec,
             &args.common,
@@ -254,6 +262,9 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
         let mut text = serde_json::to_string_pretty(&matrix)?;
         text.push('\n');
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(sig) = hclspec::interrupt::signal() {
+        return Ok(ExitCode::from((128 + sig) as u8));
     }
     Ok(ExitCode::SUCCESS)
 }

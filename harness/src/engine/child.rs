@@ -40,6 +40,8 @@ pub enum ChildError {
     Io(io::Error),
     /// Not sent: the engine was restarted as often as allowed.
     GaveUp { restarts: u32 },
+    /// Not finished: the run was interrupted by a signal.
+    Interrupted { signal: i32 },
 }
 
 impl ChildError {
@@ -83,6 +85,11 @@ impl fmt::Display for ChildError {
             ChildError::GaveUp { restarts } => write!(
                 f,
                 "not run: the engine was restarted {restarts} times, the most allowed"
+            ),
+            ChildError::Interrupted { signal } => write!(
+                f,
+                "not run: the run was interrupted by {}",
+                crate::interrupt::signal_name(*signal)
             ),
         }
     }
@@ -203,6 +210,21 @@ impl Child {
         let mut unplaced = Unplaced::default();
         let mut window = self.window;
         while next < n || !flight.is_empty() {
+            if let Some(signal) = crate::interrupt::signal() {
+                // Stop now: no more requests, the engine and what it started
+                // killed, every unfinished request reported.
+                if let Some(mut p) = self.running.take() {
+                    let mut lines = stderr.take();
+                    p.abort(&mut lines);
+                }
+                unplaced.failed(&mut Vec::new(), done);
+                let unfinished: Vec<usize> =
+                    flight.iter().map(|(i, _)| *i).chain(next..n).collect();
+                for i in unfinished {
+                    done(i, Exchange::failed(ChildError::Interrupted { signal }));
+                }
+                return;
+            }
             if self.running.is_none() {
                 debug_assert!(flight.is_empty() && unplaced.is_empty());
                 if self.restarts >= self.max_restarts {
@@ -241,9 +263,14 @@ impl Child {
             let (head, sent) = *flight.front().expect("window is at least 1");
             let started = sent.max(head_since);
             let deadline = started + self.timeout;
+            let wait = deadline.saturating_duration_since(Instant::now());
             let event = process
                 .events
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+                .recv_timeout(wait.min(crate::interrupt::POLL));
+            if matches!(event, Err(RecvTimeoutError::Timeout)) && Instant::now() < deadline {
+                // Only a pause to look for an interrupt.
+                continue;
+            }
             let (error, mut lines) = match event {
                 Ok(Event::Stderr(line)) => {
                     if flight.len() > 1 {

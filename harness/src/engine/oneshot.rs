@@ -54,10 +54,15 @@ impl OneShot {
         let mut stderr = Vec::new();
         let mut answers: Vec<Vec<u8>> = Vec::new();
         let failure = loop {
+            if let Some(signal) = crate::interrupt::signal() {
+                break Some(ChildError::Interrupted { signal });
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
             match process
                 .events
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .recv_timeout(wait.min(crate::interrupt::POLL))
             {
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
                 Ok(Event::Line(l)) => {
                     if !l.iter().all(u8::is_ascii_whitespace) {
                         answers.push(l);
@@ -112,6 +117,10 @@ const MSG_MORE_THAN_ONE: &str = "more than one response line for one request";
 impl Engine for OneShot {
     fn run(&mut self, requests: &[Request], done: &mut dyn FnMut(usize, Exchange)) {
         for (i, req) in requests.iter().enumerate() {
+            if let Some(signal) = crate::interrupt::signal() {
+                done(i, Exchange::failed(ChildError::Interrupted { signal }));
+                continue;
+            }
             done(i, self.answer(req));
         }
     }

@@ -153,8 +153,25 @@ impl Engine for InProcess {
                 start += 1;
                 continue;
             }
+            let mut waited = Duration::ZERO;
             while start < n {
-                match rx.recv_timeout(self.timeout) {
+                if let Some(signal) = crate::interrupt::signal() {
+                    cancelled.store(true, Ordering::Relaxed);
+                    for i in start..n {
+                        done(i, Exchange::failed(ChildError::Interrupted { signal }));
+                    }
+                    return;
+                }
+                let slice = crate::interrupt::POLL.min(self.timeout.saturating_sub(waited));
+                let received = rx.recv_timeout(slice);
+                if matches!(received, Err(RecvTimeoutError::Timeout))
+                    && waited + slice < self.timeout
+                {
+                    waited += slice;
+                    continue;
+                }
+                waited = Duration::ZERO;
+                match received {
                     Ok((i, response, elapsed)) => {
                         debug_assert_eq!(i, start);
                         done(

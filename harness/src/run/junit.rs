@@ -26,10 +26,10 @@ pub fn to_xml(report: &Report) -> Result<String, String> {
         let description = r.diff.clone().unwrap_or_else(|| r.message.clone());
         let status = match r.outcome {
             Status::Pass | Status::PassF64 | Status::UnexpectedPass => TestCaseStatus::success(),
-            Status::Unsupported => {
+            Status::Unsupported | Status::NotRun => {
                 let mut s = TestCaseStatus::skipped();
                 s.set_message(r.message.as_str());
-                s.set_type(Status::Unsupported.as_str());
+                s.set_type(r.outcome.as_str());
                 s
             }
             Status::Skipped => {

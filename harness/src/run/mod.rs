@@ -56,10 +56,12 @@ pub enum Status {
     Skipped,
     /// In the skip list, yet passed.
     UnexpectedPass,
+    /// Not finished: the run was interrupted.
+    NotRun,
 }
 
 impl Status {
-    pub const ALL: [Status; 10] = [
+    pub const ALL: [Status; 11] = [
         Status::Pass,
         Status::PassF64,
         Status::Fail,
@@ -70,6 +72,7 @@ impl Status {
         Status::ProtocolError,
         Status::Skipped,
         Status::UnexpectedPass,
+        Status::NotRun,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -84,6 +87,7 @@ impl Status {
             Status::ProtocolError => "protocol-error",
             Status::Skipped => "skipped",
             Status::UnexpectedPass => "unexpected-pass",
+            Status::NotRun => "not-run",
         }
     }
 
@@ -99,7 +103,7 @@ impl Status {
     /// `unsupported` is not a failure: an engine may always say what it
     /// does not model; it is counted apart.
     pub fn is_failure(self) -> bool {
-        !self.is_pass() && !matches!(self, Status::Skipped | Status::Unsupported)
+        !self.is_pass() && !matches!(self, Status::Skipped | Status::Unsupported | Status::NotRun)
     }
 
     fn index(self) -> usize {
@@ -221,7 +225,7 @@ pub struct SkipReport {
 
 /// Outcome counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counts([usize; 10]);
+pub struct Counts([usize; 11]);
 
 impl Counts {
     pub fn add(&mut self, s: Status) {
@@ -322,6 +326,9 @@ pub struct Report {
     pub restarts: u32,
     /// Selected cases left out: no expectation for this version.
     pub without_expectation: usize,
+    /// The signal that interrupted the run (`SIGINT`, `SIGTERM`), if one
+    /// did; its unfinished cases are `not-run`.
+    pub interrupted: Option<String>,
     pub totals: Tally,
     pub areas: Vec<AreaTally>,
     pub cases: Vec<CaseReport>,
@@ -402,6 +409,8 @@ pub fn run(
         elapsed_seconds: elapsed.as_secs_f64(),
         restarts: engine.restarts(),
         without_expectation,
+        interrupted: crate::interrupt::signal()
+            .map(|s| crate::interrupt::signal_name(s).to_string()),
         totals: Tally::from(&totals),
         areas,
         cases,
@@ -485,6 +494,7 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
             let status = match e {
                 ChildError::TimedOut { .. } => Status::Timeout,
                 ChildError::Protocol { .. } => Status::ProtocolError,
+                ChildError::Interrupted { .. } => Status::NotRun,
                 ChildError::Spawn { .. }
                 | ChildError::Crashed { .. }
                 | ChildError::Io(_)
@@ -503,6 +513,7 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
             outcome: status,
         });
     let outcome = match (&skip, status.is_pass()) {
+        (_, false) if status == Status::NotRun => status,
         (None, _) => status,
         (Some(_), true) => Status::UnexpectedPass,
         (Some(_), false) => Status::Skipped,

@@ -295,6 +295,13 @@ pub fn summary(report: &Report) -> String {
     if report.restarts > 0 {
         let _ = write!(out, ", engine restarted {} times", report.restarts);
     }
+    if let Some(signal) = &report.interrupted {
+        let _ = write!(
+            out,
+            "; INTERRUPTED by {signal}: {} cases not run",
+            c.get(Status::NotRun)
+        );
+    }
     if report.without_expectation > 0 {
         let _ = write!(
             out,
