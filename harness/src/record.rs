@@ -22,10 +22,12 @@ use hclspec_protocol::compare::values_match;
 use hclspec_protocol::{ErrorPhase, Outcome, Request, Version};
 use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RecordOptions {
     /// Ask again for cases that already have an expectation.
     pub force: bool,
+    /// The corpus's fixture folder, sent as the requests' `base_dir`.
+    pub base_dir: Option<String>,
 }
 
 /// What a record run did to one file.
@@ -85,9 +87,10 @@ pub fn record_text(
     available: &dyn Fn(Oracle) -> bool,
     ask: &mut AskOracle<'_>,
 ) -> Result<(Option<String>, RecordReport), String> {
-    let file = CaseFile::parse(text, name, display, path).map_err(join_errors)?;
+    let mut file = CaseFile::parse(text, name, display, path).map_err(join_errors)?;
+    file.set_base_dir(opts.base_dir.clone());
     let mut report = RecordReport::default();
-    let (questions, not_asked) = questions(&file, opts, available);
+    let (questions, not_asked) = questions(&file, &opts, available);
     report.not_asked = not_asked;
 
     // One batch per oracle, answers put back by question.
@@ -193,7 +196,7 @@ fn rewrite_json(text: &str, changes: &[(usize, Expectations)]) -> Result<String,
 /// been asked but are not available (with how many cases each).
 pub fn questions(
     file: &CaseFile,
-    opts: RecordOptions,
+    opts: &RecordOptions,
     available: &dyn Fn(Oracle) -> bool,
 ) -> (Vec<Question>, Vec<(Oracle, usize)>) {
     let mut out = Vec::new();
@@ -448,7 +451,10 @@ mod tests {
             "demo",
             "spec-tests/demo.json",
             Path::new("spec-tests/demo.json"),
-            RecordOptions { force },
+            RecordOptions {
+                force,
+                base_dir: None,
+            },
             available,
             &mut ask,
         )

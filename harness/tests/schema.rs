@@ -1,66 +1,185 @@
-//! The JSON Schemas under `spec-tests/schema/` are JSON, and every
-//! reference between them resolves.
+//! The JSON Schemas under `spec-tests/schema/` describe what the project
+//! reads and writes, checked with a plain JSON Schema validator that
+//! resolves references through each schema's `$id` only: every case file
+//! (as a TOML reader gives it), every export line, the requests built from
+//! cases, the reference's responses, and a run report.
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use serde_json::Value as Json;
 
-fn schema_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec-tests/schema")
+/// Where the schemas say they live; references resolve against it.
+const BASE: &str = "https://raw.githubusercontent.com/hclspec/hclspec/main/spec-tests/schema/";
+
+const NAMES: [&str; 6] = [
+    "typed-value.schema.json",
+    "request.schema.json",
+    "response.schema.json",
+    "case-file.schema.json",
+    "export-line.schema.json",
+    "report.schema.json",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn refs(v: &Json, out: &mut Vec<String>) {
-    match v {
-        Json::Object(m) => {
-            for (k, x) in m {
-                match (k.as_str(), x) {
-                    ("$ref", Json::String(r)) => out.push(r.clone()),
-                    _ => refs(x, out),
-                }
-            }
+fn schemas() -> Vec<(&'static str, Json)> {
+    NAMES
+        .iter()
+        .map(|name| {
+            let path = root().join("spec-tests/schema").join(name);
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let doc: Json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (*name, doc)
+        })
+        .collect()
+}
+
+struct Validators {
+    by_name: Vec<(&'static str, jsonschema::Validator)>,
+}
+
+impl Validators {
+    fn new() -> Validators {
+        let schemas = schemas();
+        let mut registry = jsonschema::Registry::new();
+        for (name, doc) in &schemas {
+            assert_eq!(
+                doc["$schema"], "https://json-schema.org/draft/2020-12/schema",
+                "{name}"
+            );
+            assert_eq!(doc["$id"], format!("{BASE}{name}"), "{name}: $id");
+            registry = registry
+                .add(format!("{BASE}{name}"), doc.clone())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
-        Json::Array(a) => a.iter().for_each(|x| refs(x, out)),
-        _ => {}
+        let registry = registry.prepare().expect("the schemas form a registry");
+        let by_name = schemas
+            .iter()
+            .map(|(name, doc)| {
+                let v = jsonschema::options()
+                    .with_registry(&registry)
+                    .offline()
+                    .build(doc)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                (*name, v)
+            })
+            .collect();
+        Validators { by_name }
+    }
+
+    fn check(&self, name: &str, doc: &Json, what: &str) {
+        let (_, v) = self.by_name.iter().find(|(n, _)| *n == name).unwrap();
+        let errors: Vec<String> = v
+            .iter_errors(doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .take(5)
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{what} does not meet {name}:\n{}",
+            errors.join("\n")
+        );
     }
 }
 
-/// Follows a JSON pointer such as `#/$defs/type`.
-fn resolve<'a>(doc: &'a Json, fragment: &str) -> Option<&'a Json> {
-    let pointer = fragment.strip_prefix('#').unwrap_or(fragment);
-    doc.pointer(pointer)
+fn hclspec(args: &[&str], input: Option<&str>) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclspec"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread: the program's answers must be read meanwhile.
+    let text = input.unwrap_or("").to_string();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(text.as_bytes()).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
-fn schemas_parse_and_refs_resolve() {
-    let names = [
-        "case-file.schema.json",
-        "typed-value.schema.json",
-        "request.schema.json",
-        "response.schema.json",
-    ];
-    for name in names {
-        let path = schema_dir().join(name);
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let doc: Json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(
-            doc["$schema"], "https://json-schema.org/draft/2020-12/schema",
-            "{name}"
-        );
-        let mut found = Vec::new();
-        refs(&doc, &mut found);
-        for r in found {
-            let (file, fragment) = r.split_once('#').map_or((r.as_str(), ""), |(f, x)| (f, x));
-            let target = if file.is_empty() {
-                doc.clone()
-            } else {
-                assert!(names.contains(&file), "{name}: $ref to unknown file {r}");
-                let text = std::fs::read_to_string(schema_dir().join(file)).unwrap();
-                serde_json::from_str(&text).unwrap()
-            };
-            assert!(
-                fragment.is_empty() || resolve(&target, fragment).is_some(),
-                "{name}: $ref {r} does not resolve"
-            );
+fn corpus_files_meet_the_case_file_schema() {
+    let v = Validators::new();
+    let dir = root().join("spec-tests");
+    let files = hclspec_corpus::case::case_file_paths(&dir).unwrap();
+    assert!(files.len() > 20);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if path.extension().is_some_and(|x| x == "toml") {
+            let doc: toml::Table = toml::from_str(&text).unwrap();
+            let json = serde_json::to_value(doc).unwrap();
+            v.check("case-file.schema.json", &json, &path.display().to_string());
         }
     }
+}
+
+#[test]
+fn export_lines_requests_and_responses_meet_their_schemas() {
+    let v = Validators::new();
+    let corpus = root().join("spec-tests");
+    let corpus = corpus.to_str().unwrap();
+    let mut requests = String::new();
+    for version in ["2.14", "2.24"] {
+        let export = hclspec(
+            &["export", "--hcl-version", version, "--corpus", corpus],
+            None,
+        );
+        let mut n = 0;
+        for line in export.lines() {
+            let doc: Json = serde_json::from_str(line).unwrap();
+            v.check("export-line.schema.json", &doc, line);
+            v.check("request.schema.json", &doc["request"], line);
+            requests.push_str(&doc["request"].to_string());
+            requests.push('\n');
+            n += 1;
+        }
+        assert!(n > 3000, "{n} export lines");
+    }
+    // A malformed request too, for a request error.
+    requests.push_str("{\"id\": 1}\n");
+    let answers = hclspec(&["serve"], Some(&requests));
+    let mut n = 0;
+    for line in answers.lines() {
+        let doc: Json = serde_json::from_str(line).unwrap();
+        v.check("response.schema.json", &doc, line);
+        n += 1;
+    }
+    assert_eq!(n, requests.lines().count());
+}
+
+#[test]
+fn a_run_report_meets_the_report_schema() {
+    let v = Validators::new();
+    let corpus = root().join("spec-tests");
+    let report = hclspec(
+        &[
+            "run",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--filter",
+            "arith-00",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    let doc: Json = serde_json::from_str(&report).unwrap();
+    v.check("report.schema.json", &doc, "the run report");
+    assert!(doc["cases"].as_array().unwrap().len() >= 9);
+    // A schema that can fail: a report without its cases does not pass.
+    let mut broken = doc.clone();
+    broken.as_object_mut().unwrap().remove("cases");
+    let (_, validator) = v
+        .by_name
+        .iter()
+        .find(|(n, _)| *n == "report.schema.json")
+        .unwrap();
+    assert!(!validator.is_valid(&broken));
 }

@@ -86,6 +86,8 @@ pub struct Case {
     pub upstream: Option<String>,
     /// Oracles that can only judge part of the case, or none of it.
     pub verify: BTreeMap<Oracle, VerifyMode>,
+    /// The corpus's fixture folder, which requests name as `base_dir`.
+    pub base_dir: Option<String>,
     pub tags: Vec<String>,
     /// Position in the file's `cases` array.
     pub index: usize,
@@ -189,7 +191,7 @@ impl Case {
             scope: self.scope.clone(),
             hcl_version: self.dialect.is_hcl2().then_some(version),
             dialect: self.dialect,
-            base_dir: fixtures_dir(),
+            base_dir: self.base_dir.clone(),
             level: None,
         }
     }
@@ -264,20 +266,19 @@ impl std::error::Error for LoadErrors {}
 /// the files that file-system functions read.
 pub const NON_CASE_DIRS: [&str; 2] = ["schema", "fixtures"];
 
-/// The corpus's fixture files (`spec-tests/fixtures/` of the repository
-/// this crate was built from), which requests built from cases name as
-/// their `base_dir`; `None` when that folder is not on this machine.
-pub fn fixtures_dir() -> Option<String> {
-    static DIR: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec-tests/fixtures");
-        dir.canonicalize()
-            .ok()
-            .filter(|d| d.is_dir())
-            .map(|d| d.to_string_lossy().into_owned())
-    })
-    .clone()
+/// The fixture folder of a corpus directory (`DIR/fixtures`), as an
+/// absolute path, when it exists.
+pub fn fixtures_in(root: &Path) -> Option<String> {
+    let dir = root.join(FIXTURES_DIR);
+    dir.canonicalize()
+        .ok()
+        .filter(|d| d.is_dir())
+        .map(|d| d.to_string_lossy().into_owned())
 }
+
+/// The folder of files that file-system functions read, below the corpus
+/// root.
+pub const FIXTURES_DIR: &str = "fixtures";
 
 /// Whether a file or folder named `name`, `depth` levels below the corpus
 /// root, can hold case files.
@@ -330,6 +331,10 @@ impl Corpus {
                 Err(mut e) => errors.append(&mut e),
             }
         }
+        let fixtures = fixtures_in(root);
+        for f in &mut loaded {
+            f.set_base_dir(fixtures.clone());
+        }
         Corpus::checked(Origin::Dir(root.to_path_buf()), loaded, errors)
     }
 
@@ -353,6 +358,20 @@ impl Corpus {
             match CaseFile::parse(text, &name, &display, &path) {
                 Ok(f) => loaded.push(f),
                 Err(mut e) => errors.append(&mut e),
+            }
+        }
+        if !loaded.is_empty() {
+            match crate::embedded::fixtures_dir() {
+                Ok(fixtures) => {
+                    for f in &mut loaded {
+                        f.set_base_dir(Some(fixtures.clone()));
+                    }
+                }
+                Err(e) => errors.push(LoadError {
+                    file: format!("{}/{FIXTURES_DIR}", crate::EMBEDDED_ROOT),
+                    field: String::new(),
+                    message: e,
+                }),
             }
         }
         Corpus::checked(Origin::Embedded, loaded, errors)
@@ -440,6 +459,14 @@ pub(crate) fn slash_path(p: &Path) -> String {
 }
 
 impl CaseFile {
+    /// Names the fixture folder that the file's requests give as
+    /// `base_dir`.
+    pub fn set_base_dir(&mut self, dir: Option<String>) {
+        for c in &mut self.cases {
+            c.base_dir = dir.clone();
+        }
+    }
+
     /// Reads and checks one case file under `root`.
     pub fn load(root: &Path, path: &Path) -> Result<CaseFile, Vec<LoadError>> {
         let display = display_name(root, path);
@@ -578,6 +605,7 @@ impl CaseFile {
                 note: c.note.clone(),
                 upstream: c.upstream.clone(),
                 verify: c.verify.clone(),
+                base_dir: None,
                 tags: c.tags.clone(),
                 index,
             });

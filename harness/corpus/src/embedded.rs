@@ -40,3 +40,65 @@ fn walk(dir: &'static Dir<'static>, depth: usize, out: &mut Vec<(PathBuf, Option
 fn file_name(p: &Path) -> &str {
     p.file_name().and_then(|n| n.to_str()).unwrap_or("")
 }
+
+/// The embedded fixture files written out to a folder of their own (named
+/// after their contents, under the system's temporary folder), so that
+/// engines can read them; written once, then reused.
+pub(crate) fn fixtures_dir() -> Result<String, String> {
+    use std::hash::{Hash, Hasher};
+    let Some(fixtures) = CORPUS.get_dir(crate::case::FIXTURES_DIR) else {
+        return Err("the built-in corpus has no fixtures folder".into());
+    };
+    let mut files = Vec::new();
+    collect_files(fixtures, &mut files);
+    files.sort_by(|a, b| a.path().cmp(b.path()));
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for f in &files {
+        f.path().hash(&mut hasher);
+        f.contents().hash(&mut hasher);
+    }
+    let dir = std::env::temp_dir().join(format!("hclspec-fixtures-{:016x}", hasher.finish()));
+    if !dir.is_dir() {
+        // Written to a fresh folder, then renamed into place, so that a
+        // reader never sees half the files.
+        let partial = std::env::temp_dir().join(format!(
+            "hclspec-fixtures-{:016x}.{}",
+            hasher.finish(),
+            std::process::id()
+        ));
+        let write = || -> std::io::Result<()> {
+            for f in &files {
+                let rel = f
+                    .path()
+                    .strip_prefix(crate::case::FIXTURES_DIR)
+                    .unwrap_or(f.path());
+                let path = partial.join(rel);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::fs::write(path, f.contents())?;
+            }
+            std::fs::create_dir_all(&partial)?;
+            match std::fs::rename(&partial, &dir) {
+                Ok(()) => Ok(()),
+                // Another process put the same files there first.
+                Err(_) if dir.is_dir() => {
+                    let _ = std::fs::remove_dir_all(&partial);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            }
+        };
+        write().map_err(|e| format!("writing the fixture files to {}: {e}", dir.display()))?;
+    }
+    Ok(dir.to_string_lossy().into_owned())
+}
+
+fn collect_files(dir: &'static Dir<'static>, out: &mut Vec<&'static include_dir::File<'static>>) {
+    for entry in dir.entries() {
+        match entry {
+            DirEntry::Dir(d) => collect_files(d, out),
+            DirEntry::File(f) => out.push(f),
+        }
+    }
+}

@@ -64,36 +64,68 @@ impl CorpusArgs {
     }
 }
 
-/// One JSON line per case that has an expectation for `version`.
+/// The revision of the export line layout (`spec-tests/schema/export-line.schema.json`).
+pub const EXPORT_VERSION: u32 = 1;
+
+/// One JSON line per case that has an expectation for `version`: the
+/// request to send, exactly as `hclspec run` sends it, and the expectation.
 pub fn export(args: &CorpusArgs, version: Version) -> Result<ExitCode> {
     let corpus = args.load()?;
     let mut out = std::io::stdout().lock();
-    for (_, case) in args.selected(&corpus)? {
-        let Some(expect) = case.expect_for(version) else {
-            continue;
-        };
-        writeln!(out, "{}", export_line(case, expect))?;
+    for (file, case) in args.selected(&corpus)? {
+        for v in case.test_versions() {
+            if case.dialect.is_hcl2() && v != version {
+                continue;
+            }
+            let Some(expect) = case.expect_for(v) else {
+                continue;
+            };
+            writeln!(out, "{}", export_line(file, case, v, expect))?;
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn export_line(case: &Case, expect: &Expect) -> Json {
+/// `{"export_version", "file", "area", "profile", "oracle", "request",
+/// "expect", ...}`: everything a test suite in another language needs.
+fn export_line(file: &CaseFile, case: &Case, version: Version, expect: &Expect) -> Json {
+    let oracle = hclspec_corpus::Oracle::for_profile(case.dialect, version);
     let mut m = Map::new();
-    m.insert("id".into(), Json::String(case.id.clone()));
-    m.insert("kind".into(), Json::String(case.kind.as_str().into()));
-    m.insert("source".into(), Json::String(case.source.clone()));
-    let scope = case
-        .scope
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_json()))
-        .collect::<Map<_, _>>();
-    m.insert("scope".into(), Json::Object(scope));
-    if let Some(dir) = hclspec_corpus::case::fixtures_dir() {
-        // Where the file-system function cases find their files.
-        m.insert("base_dir".into(), Json::String(dir));
+    m.insert("export_version".into(), Json::from(EXPORT_VERSION));
+    m.insert("file".into(), Json::String(file.display.clone()));
+    m.insert("area".into(), Json::String(file.area.clone()));
+    m.insert(
+        "profile".into(),
+        Json::String(if case.dialect.is_hcl2() {
+            version.as_str().to_string()
+        } else {
+            case.dialect.as_str().to_string()
+        }),
+    );
+    m.insert("oracle".into(), Json::String(oracle.as_str().into()));
+    if let Some(mode) = case.verify_mode(oracle) {
+        m.insert("verify".into(), Json::String(mode.as_str().into()));
     }
+    let request: Json =
+        serde_json::from_str(&case.request(version).to_line()).expect("a request is JSON");
+    m.insert("request".into(), request);
     m.insert("expect".into(), expect.to_json());
+    for (key, value) in [
+        ("seed", &case.seed),
+        ("note", &case.note),
+        ("upstream", &case.upstream),
+    ] {
+        if let Some(v) = value {
+            m.insert(key.into(), Json::String(v.clone()));
+        }
+    }
+    if !case.tags.is_empty() {
+        m.insert(
+            "tags".into(),
+            Json::Array(case.tags.iter().cloned().map(Json::String).collect()),
+        );
+    }
     Json::Object(m)
 }
 

@@ -306,7 +306,10 @@ pub fn record(
             path,
             &name,
             &display,
-            RecordOptions { force },
+            RecordOptions {
+                force,
+                base_dir: hclspec_corpus::case::fixtures_in(&corpus_dir.dir),
+            },
             &available,
             &mut ask,
         )
