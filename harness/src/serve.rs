@@ -3,6 +3,9 @@
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
+use std::collections::HashMap;
+
+use crate::engine::{decode_scope, Variables};
 use crate::engine::{Reference, EVAL_STACK_SIZE};
 use hclspec_protocol::{ErrorBody, Outcome, Request, Response, Version};
 
@@ -17,6 +20,7 @@ pub fn serve(input: impl Read, output: impl Write, default_version: Version) -> 
         // serve already runs on a thread with a large stack.
         own_thread: false,
     };
+    let mut scopes = ScopeCache::default();
     let mut input = BufReader::with_capacity(BUFFER, input);
     let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut buf = Vec::new();
@@ -25,7 +29,7 @@ pub fn serve(input: impl Read, output: impl Write, default_version: Version) -> 
         if input.read_until(b'\n', &mut buf)? == 0 {
             return output.flush();
         }
-        if let Some(response) = answer(&engine, &buf) {
+        if let Some(response) = answer(&engine, &mut scopes, &buf) {
             let mut line = response.to_line();
             line.push('\n');
             output.write_all(line.as_bytes())?;
@@ -54,8 +58,34 @@ pub fn serve_stdio(default_version: Version) -> io::Result<()> {
 const MSG_SERVE_PANIC: &str = "the serve loop panicked";
 const MSG_NOT_UTF8: &str = "the request line is not UTF-8";
 
+/// Scopes decoded before, by their JSON text: cases of one corpus file
+/// share a scope, so most requests need no decoding at all.
+#[derive(Default)]
+struct ScopeCache {
+    decoded: HashMap<String, Result<Variables, Outcome>>,
+}
+
+/// The most scopes kept; past that the cache starts afresh.
+const SCOPE_CACHE_MAX: usize = 512;
+
+impl ScopeCache {
+    fn get(&mut self, text: &str) -> Result<Variables, Outcome> {
+        if let Some(hit) = self.decoded.get(text) {
+            return hit.clone();
+        }
+        let decoded = Request::parse_scope(text)
+            .map_err(|m| Outcome::Error(ErrorBody::request(m)))
+            .and_then(|scope| decode_scope(&scope));
+        if self.decoded.len() >= SCOPE_CACHE_MAX {
+            self.decoded.clear();
+        }
+        self.decoded.insert(text.to_string(), decoded.clone());
+        decoded
+    }
+}
+
 /// The response to one raw line, or `None` for a blank line.
-fn answer(engine: &Reference, raw: &[u8]) -> Option<Response> {
+fn answer(engine: &Reference, scopes: &mut ScopeCache, raw: &[u8]) -> Option<Response> {
     let Ok(text) = std::str::from_utf8(raw) else {
         return Some(Response {
             id: None,
@@ -66,8 +96,20 @@ fn answer(engine: &Reference, raw: &[u8]) -> Option<Response> {
     if text.trim().is_empty() {
         return None;
     }
-    Some(match Request::parse_line(text) {
-        Ok(req) => engine.respond(&req),
+    Some(match Request::parse_line_raw_scope(text) {
+        Ok((req, scope)) => {
+            let variables = match scope {
+                None => Ok(Variables::default()),
+                Some(text) => scopes.get(text),
+            };
+            Response {
+                id: Some(req.id.clone()),
+                outcome: match variables {
+                    Ok(v) => engine.evaluate_in(&req, Some(v)),
+                    Err(error) => error,
+                },
+            }
+        }
         Err(bad) => Response {
             id: bad.id,
             outcome: Outcome::Error(ErrorBody::request(bad.message)),

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 use crate::typed::exact_json;
@@ -46,6 +47,29 @@ pub struct Request {
     pub level: Option<Level>,
 }
 
+/// The wire form of a request, with the scope left as text.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestWire<'a> {
+    id: String,
+    kind: Kind,
+    source: String,
+    #[serde(default, rename = "type")]
+    type_constraint: Option<String>,
+    #[serde(default, deserialize_with = "optional_exact_json")]
+    spec: Option<Json>,
+    #[serde(default, borrow)]
+    scope: Option<&'a RawValue>,
+    #[serde(default)]
+    hcl_version: Option<Version>,
+    #[serde(default)]
+    dialect: Dialect,
+    #[serde(default)]
+    base_dir: Option<String>,
+    #[serde(default)]
+    level: Option<Level>,
+}
+
 /// A request line that could not be understood; `id` is the request's id
 /// when one could be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,26 +102,76 @@ impl Request {
 
     /// Parses one request line, from its text (numbers stay exact).
     pub fn parse_line(line: &str) -> Result<Request, BadRequest> {
+        let (mut req, scope) = Request::parse_line_raw_scope(line)?;
+        if let Some(text) = scope {
+            req.scope = Request::parse_scope(text).map_err(|message| BadRequest {
+                id: Some(req.id.clone()),
+                message,
+            })?;
+        }
+        Ok(req)
+    }
+
+    /// Parses one request line but keeps its `scope` as JSON text (the
+    /// returned request's scope is empty): an engine that serves many
+    /// requests over the same scope decodes that text once
+    /// ([`Request::parse_scope`]).
+    pub fn parse_line_raw_scope(line: &str) -> Result<(Request, Option<&str>), BadRequest> {
         let mut de = serde_json::Deserializer::from_str(line);
         let parsed = serde_path_to_error::deserialize(&mut de)
             .map_err(|e| describe_path_error(&e))
-            .and_then(|r: Request| de.end().map(|()| r).map_err(|e| e.to_string()));
-        match parsed {
-            Ok(req) => match req.check() {
-                Ok(()) => Ok(req),
-                Err(message) => Err(BadRequest {
-                    id: Some(req.id),
-                    message: message.to_string(),
-                }),
-            },
+            .and_then(|r: RequestWire| de.end().map(|()| r).map_err(|e| e.to_string()));
+        let wire = match parsed {
+            Ok(w) => w,
+            Err(message) => {
+                return Err(BadRequest {
+                    id: id_of(line),
+                    message: if serde_json::from_str::<serde::de::IgnoredAny>(line).is_err() {
+                        format!("{MSG_INVALID_JSON}: {message}")
+                    } else {
+                        message
+                    },
+                })
+            }
+        };
+        let scope = wire.scope.map(RawValue::get);
+        let req = Request {
+            id: wire.id,
+            kind: wire.kind,
+            source: wire.source,
+            type_constraint: wire.type_constraint,
+            spec: wire.spec,
+            scope: BTreeMap::new(),
+            hcl_version: wire.hcl_version,
+            dialect: wire.dialect,
+            base_dir: wire.base_dir,
+            level: wire.level,
+        };
+        match req.check() {
+            Ok(()) => Ok((req, scope)),
             Err(message) => Err(BadRequest {
-                id: id_of(line),
-                message: if serde_json::from_str::<serde::de::IgnoredAny>(line).is_err() {
-                    format!("{MSG_INVALID_JSON}: {message}")
-                } else {
-                    message
-                },
+                id: Some(req.id),
+                message: message.to_string(),
             }),
+        }
+    }
+
+    /// A request's `scope` from its JSON text; errors name the field
+    /// (`scope.x.type: ...`).
+    pub fn parse_scope(text: &str) -> Result<BTreeMap<String, TypedValue>, String> {
+        #[derive(Deserialize)]
+        struct ScopeWire(#[serde(deserialize_with = "unique_scope")] BTreeMap<String, TypedValue>);
+        let mut de = serde_json::Deserializer::from_str(text);
+        match serde_path_to_error::deserialize::<_, ScopeWire>(&mut de) {
+            Ok(ScopeWire(scope)) => Ok(scope),
+            Err(e) => {
+                let path = e.path().to_string();
+                if path == "." || path == "?" || path.is_empty() {
+                    Err(format!("scope: {}", e.inner()))
+                } else {
+                    Err(format!("scope.{path}: {}", e.inner()))
+                }
+            }
         }
     }
 

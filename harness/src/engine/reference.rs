@@ -37,11 +37,26 @@ impl Reference {
     /// Answers one request; a panic in the reference implementation becomes
     /// a `crash` outcome.
     pub fn evaluate(&self, req: &Request) -> Outcome {
+        self.evaluate_in(req, None)
+    }
+
+    /// Answers one request with its variables already decoded (`None`:
+    /// decode the request's own scope).
+    pub fn evaluate_in(&self, req: &Request, variables: Option<Variables>) -> Outcome {
         let version = req.hcl_version.unwrap_or(self.default_version);
         install_panic_hook();
         let run = || {
             IN_EVAL.with(|f| f.set(true));
-            let result = catch_unwind(AssertUnwindSafe(|| evaluate_unguarded(req, version)));
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                let variables = match variables.clone() {
+                    Some(v) => v,
+                    None => match decode_scope(&req.scope) {
+                        Ok(v) => v,
+                        Err(outcome) => return outcome,
+                    },
+                };
+                evaluate_unguarded(req, version, variables)
+            }));
             IN_EVAL.with(|f| f.set(false));
             match result {
                 Ok(outcome) => outcome,
@@ -251,19 +266,30 @@ fn install_panic_hook() {
     });
 }
 
-fn evaluate_unguarded(req: &Request, version: Version) -> Outcome {
+/// A request's variables, decoded, shareable between requests.
+pub type Variables = Arc<BTreeMap<String, hclspec_reference::Value>>;
+
+/// Decodes a scope; a value that does not decode is a request error.
+pub fn decode_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, Outcome> {
     let mut variables = BTreeMap::new();
-    for (name, tv) in &req.scope {
+    for (name, tv) in scope {
         match tv.decode() {
             Ok(v) => {
                 variables.insert(name.clone(), v);
             }
             Err(e) => {
                 let at = hclspec_protocol::join_path(&format!("scope.{name}"), &e.path);
-                return Outcome::Error(ErrorBody::request(format!("{at}: {}", e.message)));
+                return Err(Outcome::Error(ErrorBody::request(format!(
+                    "{at}: {}",
+                    e.message
+                ))));
             }
         }
     }
+    Ok(Arc::new(variables))
+}
+
+fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> Outcome {
     let ctx = Context {
         variables,
         version: version.to_reference(),

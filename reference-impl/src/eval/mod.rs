@@ -30,7 +30,9 @@ use crate::HclVersion;
 /// profile.
 #[derive(Clone, Debug, Default)]
 pub struct Context {
-    pub variables: BTreeMap<String, Value>,
+    /// The variables, shared: engines keep a scope that many requests use
+    /// decoded once.
+    pub variables: std::sync::Arc<BTreeMap<String, Value>>,
     pub version: HclVersion,
     /// The directory that file-system functions resolve relative paths
     /// against (Terraform's module directory); `None` is the working

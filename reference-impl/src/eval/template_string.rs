@@ -159,7 +159,7 @@ fn render(
         }
     }
     let ctx = Context {
-        variables,
+        variables: std::sync::Arc::new(variables),
         version,
         base_dir: Some(base_dir),
     };

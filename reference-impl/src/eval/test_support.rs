@@ -161,7 +161,7 @@ pub(crate) fn scope(version: HclVersion) -> Context {
         ("ninf", Value::number(Number::infinity(true))),
     ];
     Context {
-        variables: vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        variables: std::sync::Arc::new(vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
         version,
         base_dir: None,
     }
