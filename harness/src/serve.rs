@@ -18,7 +18,7 @@ pub fn serve(input: impl Read, output: impl Write, default_version: Version) -> 
     let engine = Reference {
         default_version,
         // serve already runs on a thread with a large stack.
-        own_thread: false,
+        large_stack: false,
     };
     let mut scopes = ScopeCache::default();
     let mut input = BufReader::with_capacity(BUFFER, input);

@@ -12,6 +12,7 @@ pub mod error;
 pub mod json;
 pub mod number;
 pub mod references;
+pub mod stack;
 pub mod types;
 pub mod unify;
 pub mod value;

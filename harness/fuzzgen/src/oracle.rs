@@ -78,7 +78,7 @@ impl ReferenceOracle {
         ReferenceOracle {
             reference: Reference {
                 default_version: version,
-                own_thread: false,
+                large_stack: false,
             },
         }
     }

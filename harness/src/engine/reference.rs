@@ -17,20 +17,26 @@ use hclspec_protocol::{panic_message, ErrorBody, Outcome, Request, Response, Typ
 /// reference implementation's own depth limits, not the end of the stack.
 pub const EVAL_STACK_SIZE: usize = 64 * 1024 * 1024;
 
+/// An evaluation with less stack than this left moves to a new stack of
+/// [`EVAL_STACK_SIZE`]. The reference's parser and evaluator find room for
+/// their own recursion; this covers the rest of one evaluation.
+const EVAL_RED_ZONE: usize = 1024 * 1024;
+
 /// Evaluates requests with `hclspec_reference`.
 #[derive(Clone, Debug)]
 pub struct Reference {
     /// The version for requests that name none.
     pub default_version: Version,
-    /// Run each evaluation on a fresh thread with [`EVAL_STACK_SIZE`].
-    pub own_thread: bool,
+    /// Make sure each evaluation has room: with little stack left it moves
+    /// to a new stack of [`EVAL_STACK_SIZE`].
+    pub large_stack: bool,
 }
 
 impl Reference {
     pub fn new(default_version: Version) -> Reference {
         Reference {
             default_version,
-            own_thread: true,
+            large_stack: true,
         }
     }
 
@@ -43,6 +49,15 @@ impl Reference {
     /// Answers one request with its variables already decoded (`None`:
     /// decode the request's own scope).
     pub fn evaluate_in(&self, req: &Request, variables: Option<Variables>) -> Outcome {
+        if self.large_stack {
+            let this = Reference {
+                large_stack: false,
+                ..self.clone()
+            };
+            return stacker::maybe_grow(EVAL_RED_ZONE, EVAL_STACK_SIZE, || {
+                this.evaluate_in(req, variables)
+            });
+        }
         let version = req.hcl_version.unwrap_or(self.default_version);
         install_panic_hook();
         let run = || {
@@ -67,22 +82,7 @@ impl Reference {
                 }
             }
         };
-        if !self.own_thread {
-            return run();
-        }
-        std::thread::scope(|s| {
-            let worker = std::thread::Builder::new()
-                .name("hclspec-eval".into())
-                .stack_size(EVAL_STACK_SIZE)
-                .spawn_scoped(s, run);
-            match worker {
-                Ok(handle) => handle
-                    .join()
-                    .unwrap_or_else(|_| Outcome::Crash(MSG_PANIC.to_string())),
-                // No thread to be had: evaluate here rather than not at all.
-                Err(_) => run(),
-            }
-        })
+        run()
     }
 
     pub fn respond(&self, req: &Request) -> Response {
@@ -110,7 +110,7 @@ impl InProcess {
             reference: Reference {
                 default_version,
                 // The worker already has the large stack.
-                own_thread: false,
+                large_stack: false,
             },
             timeout,
             max_restarts,

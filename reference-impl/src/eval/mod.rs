@@ -157,7 +157,7 @@ impl<'a> Evaluator<'a> {
             );
         }
         self.depth += 1;
-        let result = self.eval_kind(expr);
+        let result = crate::stack::deeper(|| self.eval_kind(expr));
         self.depth -= 1;
         result
     }

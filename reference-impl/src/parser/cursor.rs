@@ -160,7 +160,7 @@ impl<'a> Parser<'a> {
     /// instead of exhausting the stack.
     pub fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         self.enter()?;
-        let result = f(self);
+        let result = crate::stack::deeper(|| f(self));
         self.leave();
         result
     }

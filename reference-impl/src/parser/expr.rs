@@ -43,7 +43,7 @@ impl<'a> Parser<'a> {
     /// through here, so this is where the nesting depth is counted.
     pub fn expression(&mut self) -> PResult<Node> {
         self.enter()?;
-        let result = self.conditional();
+        let result = crate::stack::deeper(|| self.conditional());
         self.leave();
         result
     }

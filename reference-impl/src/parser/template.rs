@@ -504,7 +504,7 @@ impl Directives {
             return Err(nesting_error(self.open_span()));
         }
         self.depth += 1;
-        let result = f(self);
+        let result = crate::stack::deeper(|| f(self));
         self.depth -= 1;
         result
     }
