@@ -51,6 +51,11 @@ enum Command {
     Stats {
         #[command(flatten)]
         corpus: cli::CorpusArgs,
+        /// Print instead, as markdown, every error summary the expectations
+        /// record, with its phase, versions and number of cases
+        /// (`docs/diagnostics.md`).
+        #[arg(long)]
+        diagnostics: bool,
     },
     /// Check every recorded expectation against its profile's oracle (HCL
     /// 2.14: the Go oracle; 2.24: Terraform 1.15; the 0.11 dialect:
@@ -116,7 +121,14 @@ fn main() -> ExitCode {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Stats { corpus } => cli::stats(&corpus),
+        Command::Stats {
+            corpus,
+            diagnostics: false,
+        } => cli::stats(&corpus),
+        Command::Stats {
+            corpus,
+            diagnostics: true,
+        } => cli::diagnostics(&corpus),
         Command::Verify { oracle, corpus } => cli::verify(&oracle, &corpus),
         Command::Record {
             oracle,

@@ -685,3 +685,85 @@ fn an_interrupted_run_keeps_its_report_and_leaves_no_process() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Numbers the 64-bit float cannot hold, and -0: an engine that answers
+/// them digit for digit passes; one that rounds them fails, and passes only
+/// as `pass-f64` when asked for `--numbers f64`.
+#[test]
+fn the_judge_keeps_every_digit_and_the_sign_of_zero() {
+    let dir = temp_dir("numbers");
+    let root = dir.join("spec-tests");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("numbers.toml"),
+        r#"area = "numbers"
+
+[[cases]]
+id = "n-1"
+source = "x"
+scope.x = { type = "number", value = "900719925474099.3" }
+expect.result = { type = "number", value = "900719925474099.3" }
+
+[[cases]]
+id = "n-2"
+source = "-0"
+expect.result = { type = "number", value = "-0" }
+
+[[cases]]
+id = "n-3"
+source = "18446744073709551616 + 1"
+expect.result = { type = "number", value = "18446744073709551617" }
+"#,
+    )
+    .unwrap();
+    let numbers = |mode: &str, extra: &[&str]| {
+        let cmd = shell_words::join([
+            "python3",
+            manifest()
+                .join("tests/engines/numbers.py")
+                .to_str()
+                .unwrap(),
+            mode,
+        ]);
+        let mut args = vec!["--engine", cmd.as_str(), "--format", "json"];
+        args.extend(extra);
+        demo_run(&root, &args)
+    };
+
+    // The built-in reference and the exact engine pass every case.
+    let reference = demo_run(&root, &["--format", "json"]);
+    assert_eq!(reference.code, Some(0), "{}", reference.stdout);
+    let exact = numbers("exact", &[]);
+    assert_eq!(exact.code, Some(0), "{}\n{}", exact.stdout, exact.stderr);
+    let report = exact.json();
+    for id in ["n-1", "n-2", "n-3"] {
+        assert_eq!(outcome_of(&report, id), "pass", "{id}");
+    }
+
+    // The rounding engine fails all three.
+    let rounded = numbers("rounded", &[]);
+    assert_eq!(rounded.code, Some(1), "{}", rounded.stdout);
+    let report = rounded.json();
+    for id in ["n-1", "n-2", "n-3"] {
+        assert_eq!(outcome_of(&report, id), "fail", "{id}");
+    }
+    let n1 = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "n-1")
+        .unwrap();
+    assert!(
+        n1.to_string().contains("900719925474099.2"),
+        "the report shows the rounded answer as given: {n1}"
+    );
+
+    // Judged as 64-bit floats, the rounded answers to n-1 and n-3 count as
+    // `pass-f64`; the exact engine still passes outright.
+    let loose = numbers("rounded", &["--numbers", "f64"]).json();
+    assert_eq!(outcome_of(&loose, "n-1"), "pass-f64");
+    assert_eq!(outcome_of(&loose, "n-3"), "pass-f64");
+    let exact_loose = numbers("exact", &["--numbers", "f64"]).json();
+    assert_eq!(outcome_of(&exact_loose, "n-1"), "pass");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,7 +26,7 @@ use crate::invariants::{
 };
 use crate::minimize::minimize;
 use crate::oracle::{Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle};
-use crate::triage::{fingerprint, Recorded, Triage, TriageCase};
+use crate::triage::{fine_signature, Recorded, Triage, TriageCase};
 
 /// The mode, from `HCLSPEC_FUZZ_MODE`.
 pub const MODE_ENV: &str = "HCLSPEC_FUZZ_MODE";
@@ -48,8 +48,8 @@ pub const EVAL_CASES_PER_INPUT: usize = 8;
 pub const MINIMIZE_BUDGET_GO: usize = 600;
 pub const MINIMIZE_BUDGET_IN_PROCESS: usize = 3000;
 
-/// Divergences with one coarse signature minimized per process; later
-/// ones are only counted.
+/// Divergences with one fine signature (taken before minimization)
+/// minimized per process; later ones are only counted.
 pub const MINIMIZED_PER_SIGNATURE: u32 = 4;
 
 /// The version the comparisons run as: the Go oracle's.
@@ -497,7 +497,12 @@ impl Runner {
             return;
         }
         self.stats.divergences += 1;
-        let seen = self.coarse.entry(d.signature.clone()).or_insert(0);
+        // Repeats are counted by the unminimized case's fine signature: a
+        // class seen often still gets new kinds of cases minimized.
+        let seen = self
+            .coarse
+            .entry(fine_signature(&d.signature, req))
+            .or_insert(0);
         *seen += 1;
         if *seen > MINIMIZED_PER_SIGNATURE && self.mode != Mode::PanicAll {
             self.stats.repeats += 1;
@@ -546,7 +551,7 @@ impl Runner {
                 .is_some_and(|d2| d2.class == d.class && d2.signature == d.signature)
         });
         let d_min = self.recheck(target, &minimized).unwrap_or(d);
-        let signature = format!("{}/{}", d_min.signature, fingerprint(&minimized.source));
+        let signature = fine_signature(&d_min.signature, &minimized);
         let known = self.found.iter().any(|f| f.signature == signature)
             || self.triage.as_ref().is_some_and(|t| t.is_known(&signature));
         if known {
@@ -756,6 +761,13 @@ fn invariant_kind(message: &str) -> &'static str {
 }
 
 /// The repository's `fuzz/triage` folder.
+/// Where triage cases go once promoted into the corpus.
+pub fn promoted_dir() -> PathBuf {
+    hclspec::locate::built_repo_root()
+        .join("spec-tests")
+        .join("fuzz")
+}
+
 pub fn default_triage_dir() -> PathBuf {
     hclspec::locate::built_repo_root()
         .join("fuzz")

@@ -1,12 +1,12 @@
 //! Reproducers as corpus cases: each divergence, once minimized, becomes a
 //! case file in the corpus format (`spec-tests/README.md`) under the triage
-//! folder, `ORACLE/CLASS-HASH.json`, with the expectation recorded from the
+//! folder, `ORACLE/CLASS-HASH.toml`, with the expectation recorded from the
 //! Go oracle, so that it can move into the corpus as it is.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use hclspec_corpus::format::case_file_text;
+use hclspec_corpus::toml_file::{from_json_doc, to_json_doc};
 use hclspec_protocol::Expect;
 use hclspec_protocol::{Kind, Request};
 use serde_json::{Map, Value as Json};
@@ -67,19 +67,19 @@ impl Triage {
         Triage { root, known }
     }
 
+    /// Also counts the signatures recorded under `dir` (promoted cases
+    /// keep their signature tags in the corpus).
+    pub fn and_known_in(mut self, dir: &Path) -> Triage {
+        collect_signatures(dir, &mut self.known, 0);
+        self
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }
 
     pub fn is_known(&self, signature: &str) -> bool {
         self.known.contains(signature)
-    }
-
-    /// Whether a case with this coarse signature (without the construct
-    /// fingerprint) is recorded: the same engines' answers, abstracted.
-    pub fn is_known_coarse(&self, coarse: &str) -> bool {
-        let prefix = format!("{coarse}/");
-        self.known.iter().any(|k| k.starts_with(&prefix))
     }
 
     /// Writes the case unless its signature is already recorded; the path
@@ -91,11 +91,11 @@ impl Triage {
         let dir = self.root.join(case.oracle.name());
         std::fs::create_dir_all(&dir)?;
         let path = dir.join(format!(
-            "{}-{}.json",
+            "{}-{}.toml",
             class_name(case.class),
             case_hash(&case.request)
         ));
-        std::fs::write(&path, case_file_text(&case_document(case)))?;
+        std::fs::write(&path, from_json_doc(&case_document(case)))?;
         Ok(Some(path))
     }
 }
@@ -122,8 +122,8 @@ impl Triage {
         };
         let dir = self.root.join(POISONED_DIR);
         std::fs::create_dir_all(&dir)?;
-        let path = dir.join(format!("{}.json", case_hash(&case.request)));
-        std::fs::write(&path, case_file_text(&case_document(&case)))?;
+        let path = dir.join(format!("{}.toml", case_hash(&case.request)));
+        std::fs::write(&path, from_json_doc(&case_document(&case)))?;
         Ok(Some(path))
     }
 }
@@ -142,11 +142,16 @@ fn collect_signatures(dir: &Path, out: &mut HashSet<String>, depth: usize) {
         let path = e.path();
         if path.is_dir() && depth < MAX_DIR_DEPTH {
             collect_signatures(&path, out, depth + 1);
-        } else if path.extension().is_some_and(|x| x == "json") {
+        } else if path.extension().is_some_and(|x| x == "json" || x == "toml") {
             let Ok(text) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            let Ok(doc) = serde_json::from_str::<Json>(&text) else {
+            let doc = if path.extension().is_some_and(|x| x == "toml") {
+                to_json_doc(&text).ok()
+            } else {
+                serde_json::from_str::<Json>(&text).ok()
+            };
+            let Some(doc) = doc else {
                 continue;
             };
             let cases = doc.get("cases").and_then(Json::as_array);
@@ -179,6 +184,64 @@ pub fn case_hash(req: &Request) -> String {
         h.update(tv.to_json().to_string().as_bytes());
     }
     format!("{:08x}", h.finalize())
+}
+
+/// A minimized divergence's fine signature: its coarse signature (engines,
+/// class, each side's answer abstracted), the constructs of its source
+/// ([`fingerprint`]) and the kinds of the values in its scope
+/// ([`value_kinds`]). Two divergences share it only when the same
+/// operators and functions meet the same kinds of values.
+pub fn fine_signature(coarse: &str, req: &Request) -> String {
+    let kinds = value_kinds(req);
+    if kinds.is_empty() {
+        format!("{coarse}/{}", fingerprint(&req.source))
+    } else {
+        format!("{coarse}/{} | {kinds}", fingerprint(&req.source))
+    }
+}
+
+/// The sorted kinds of the values in a request's scope, each as its type's
+/// outermost name (`number`, `list`, `object`, ...), `null` or `unknown`
+/// for a null or partly unknown variable; nested collections included.
+pub fn value_kinds(req: &Request) -> String {
+    let mut kinds = std::collections::BTreeSet::new();
+    for tv in req.scope.values() {
+        kinds_of(&tv.ty, &mut kinds);
+        if tv.value.is_null() {
+            kinds.insert("null".to_string());
+        }
+        if !tv.unknown.is_empty() {
+            kinds.insert("unknown".to_string());
+        }
+    }
+    kinds.into_iter().collect::<Vec<_>>().join(" ")
+}
+
+fn kinds_of(ty: &Json, out: &mut std::collections::BTreeSet<String>) {
+    match ty {
+        Json::String(s) => {
+            out.insert(s.clone());
+        }
+        Json::Array(a) => {
+            if let Some(Json::String(head)) = a.first() {
+                out.insert(head.clone());
+            }
+            for inner in a.iter().skip(1) {
+                match inner {
+                    Json::Object(attrs) => attrs.values().for_each(|t| kinds_of(t, out)),
+                    Json::Array(elems) if head_is_tuple(a) => {
+                        elems.iter().for_each(|t| kinds_of(t, out))
+                    }
+                    other => kinds_of(other, out),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn head_is_tuple(ty: &[Json]) -> bool {
+    ty.first().and_then(Json::as_str) == Some("tuple")
 }
 
 /// The constructs a source uses, as a sorted list of token kinds:
@@ -321,8 +384,8 @@ mod tests {
             },
             Recorded::Pending("the Go oracle is not built".into()),
         ] {
-            let text = case_file_text(&case_document(&case(rec.clone())));
-            let loaded = CaseFile::parse(&text, "t", "t.json", Path::new("t.json"))
+            let text = from_json_doc(&case_document(&case(rec.clone())));
+            let loaded = CaseFile::parse(&text, "t", "t.toml", Path::new("t.toml"))
                 .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
             assert_eq!(loaded.cases.len(), 1);
             assert_eq!(loaded.cases[0].kind, Kind::Template);
@@ -361,8 +424,43 @@ mod tests {
         let again = t.write_poisoned(&req, "go crashed: timeout: no answer within 3s");
         assert_eq!(again.unwrap(), None, "numbers do not make a new failure");
         let text = std::fs::read_to_string(&path).unwrap();
-        let loaded = CaseFile::parse(&text, "t", "t.json", &path).unwrap();
+        let loaded = CaseFile::parse(&text, "t", "t.toml", &path).unwrap();
         assert!(loaded.cases[0].tags.contains(&"poisoned".to_string()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn fine_signatures_tell_constructs_and_value_kinds_apart() {
+        let coarse = "go/value_mismatch/value:number/value:number";
+        let base = case(Recorded::Pending(String::new())).request;
+        let sig = fine_signature(coarse, &base);
+        assert_eq!(
+            sig,
+            format!("{coarse}/${{ + [ ] num }} | list number unknown")
+        );
+        // Another operator, or another kind of value in the scope, is a new
+        // signature under the same coarse class.
+        let mut minus = base.clone();
+        minus.source = "${xs[0] - 1}".into();
+        assert_ne!(fine_signature(coarse, &minus), sig);
+        let mut tuple = base.clone();
+        tuple.scope.get_mut("xs").unwrap().ty = json!(["tuple", ["number", "string"]]);
+        tuple.scope.get_mut("xs").unwrap().unknown.clear();
+        assert_eq!(
+            fine_signature(coarse, &tuple),
+            format!("{coarse}/${{ + [ ] num }} | number string tuple")
+        );
+        // A folder knows fine signatures only: a case of the same class
+        // with other constructs is not known.
+        let dir = std::env::temp_dir().join(format!("hclspec-fine-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut t = Triage::open(dir.clone());
+        let mut c = case(Recorded::Pending("x".into()));
+        c.signature = sig.clone();
+        t.write(&c).unwrap().expect("written");
+        let again = Triage::open(dir.clone());
+        assert!(again.is_known(&sig));
+        assert!(!again.is_known(&fine_signature(coarse, &minus)));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,11 +1,13 @@
 //! Every fuzz target's body on a fixed set of seeded inputs, through the
 //! same generator, oracles, comparison and allow-list as the fuzzers.
 //!
-//! A divergence fails the test unless a triage case with its signature is
-//! recorded under `fuzz/triage/` (a known, reported divergence). The Go
+//! A divergence fails the test unless a triage case with its fine signature
+//! (class, answers, constructs and value kinds) is recorded under
+//! `fuzz/triage/` or among the promoted cases in `spec-tests/fuzz/` (a
+//! known, reported divergence): a recorded case never hides a new kind. The Go
 //! comparison is skipped, with a note, when the oracle is not built.
 
-use hclspec_fuzzgen::runner::{default_triage_dir, Found, Stats};
+use hclspec_fuzzgen::runner::{default_triage_dir, promoted_dir, Found, Stats};
 use hclspec_fuzzgen::triage::Triage;
 use hclspec_fuzzgen::{seeded_bytes, Mode, Runner};
 
@@ -33,10 +35,10 @@ fn run(each: fn(&mut Runner, &[u8])) -> Runner {
 
 /// The divergences whose signature no triage case records.
 fn unexplained(found: &[Found]) -> Vec<&Found> {
-    let triage = Triage::open(default_triage_dir());
+    let triage = Triage::open(default_triage_dir()).and_known_in(&promoted_dir());
     found
         .iter()
-        .filter(|f| !triage.is_known_coarse(&f.divergence.signature))
+        .filter(|f| !triage.is_known(&f.signature))
         .collect()
 }
 
@@ -162,7 +164,7 @@ fn divergences_become_loadable_corpus_cases() {
         let found = r.triage_divergence(hclspec_fuzzgen::Target::DiffHclRs, d, &req);
         let path = found.expect("a new triage case").path.expect("written");
         let text = std::fs::read_to_string(&path).unwrap();
-        let file = hclspec_corpus::case::CaseFile::parse(&text, "t", "t.json", &path)
+        let file = hclspec_corpus::case::CaseFile::parse(&text, "t", "t.toml", &path)
             .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
         assert_eq!(file.cases.len(), 1);
         assert!(

@@ -129,6 +129,45 @@ fn export_line(file: &CaseFile, case: &Case, version: Version, expect: &Expect) 
     Json::Object(m)
 }
 
+/// Every error summary the selected cases expect, as a markdown table:
+/// phase, summary, the versions that expect it, and how many cases do.
+pub fn diagnostics(args: &CorpusArgs) -> Result<ExitCode> {
+    let corpus = args.load()?;
+    print!("{}", diagnostics_table(&args.selected(&corpus)?));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table [`diagnostics`] prints.
+pub fn diagnostics_table(cases: &[(&CaseFile, &Case)]) -> String {
+    let mut rows: BTreeMap<(String, String), (std::collections::BTreeSet<&str>, usize)> =
+        BTreeMap::new();
+    for (_, case) in cases {
+        let mut seen = std::collections::BTreeSet::new();
+        for version in [Version::V2_14, Version::V2_24] {
+            if let Some(Expect::Error(e)) = case.expect_for(version) {
+                let Some(summary) = &e.summary else { continue };
+                let key = (e.phase.as_str().to_string(), summary.clone());
+                let row = rows.entry(key.clone()).or_default();
+                row.0.insert(version.as_str());
+                if seen.insert(key) {
+                    row.1 += 1;
+                }
+            }
+        }
+    }
+    let mut out =
+        String::from("| phase | summary | versions | cases |\n| :--- | :--- | :--- | ---: |\n");
+    for ((phase, summary), (versions, n)) in &rows {
+        let versions: Vec<&str> = versions.iter().copied().collect();
+        out.push_str(&format!(
+            "| {phase} | {} | {} | {n} |\n",
+            summary.replace('|', "\\|"),
+            versions.join(", ")
+        ));
+    }
+    out
+}
+
 /// Case counts per area and per seed section.
 pub fn stats(args: &CorpusArgs) -> Result<ExitCode> {
     let corpus = args.load()?;

@@ -13,8 +13,8 @@ use hclspec::engine::{Child, Engine};
 use hclspec::locate;
 use hclspec::record::{record_file, RecordOptions};
 use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
-use hclspec_protocol::compare::phase_agrees;
-use hclspec_protocol::{compare, Expect, Outcome, Request, Version};
+use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
+use hclspec_protocol::{Expect, Outcome, Request, Version};
 
 use super::CorpusArgs;
 
@@ -219,7 +219,14 @@ pub fn verify(oracle_args: &OracleArgs, args: &CorpusArgs) -> Result<ExitCode> {
                     })
                 }
                 (Ok(outcome), _) => {
-                    let verdict = compare(expect, outcome);
+                    let verdict = compare_with(
+                        expect,
+                        outcome,
+                        CompareOptions {
+                            zero_sign: oracle != Oracle::Terraform,
+                            ..CompareOptions::default()
+                        },
+                    );
                     (!verdict.is_pass()).then(|| verdict.to_string())
                 }
             };

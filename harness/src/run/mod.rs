@@ -21,7 +21,8 @@ use hclspec_corpus::select::Selector;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::{Oracle, VerifyMode};
 use hclspec_protocol::compare::{
-    compare_at, phase_agrees, round_numbers_f64, values_match_f64, values_match_loosely, Verdict,
+    compare_with, phase_agrees, round_numbers_f64, values_match_f64, values_match_loosely,
+    CompareOptions, Verdict,
 };
 use hclspec_protocol::Expect;
 use hclspec_protocol::{Kind, Level, Outcome, Version};
@@ -455,7 +456,15 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
         }
         Ok(response) => {
             actual = Some(response.outcome.to_json());
-            let verdict = compare_at(p.expect, &response.outcome, opts.level);
+            let verdict = compare_with(
+                p.expect,
+                &response.outcome,
+                CompareOptions {
+                    level: opts.level,
+                    zero_sign: opts.oracle != Some(Oracle::Terraform),
+                    ..CompareOptions::default()
+                },
+            );
             let headline = verdict.headline();
             match verdict {
                 Verdict::Pass => (Status::Pass, MSG_PASS.to_string()),

@@ -273,6 +273,18 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     registry().keys().copied()
 }
 
+/// The names of the functions a version has, sorted, without the `core::`
+/// aliases.
+pub fn names_for(version: HclVersion) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = registry().keys().copied().collect();
+    if version == HclVersion::V2_24 {
+        names.extend(terraform_1_15().keys().copied());
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 const NULL_ARGUMENT: &str = "argument must not be null";
 const PANIC_PREFIX: &str = "panic in function implementation: ";
 const NONCONFORMING_RESULT: &str = "returned value does not conform to expected return type";

@@ -13,8 +13,6 @@
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use hcl::edit::expr::FuncCall;
-use hcl::edit::visit::{self, Visit};
 use hcl::eval::{Context, ErrorKind, Evaluate};
 use hcl::template::Element;
 use hcl::{Identifier, Map};
@@ -30,8 +28,9 @@ use serde_json::{Map as JsonMap, Value as Json};
 pub const UNSUPPORTED_UNKNOWN: &str = "hcl-rs has no unknown values";
 /// Answer for a scope number that no `u64`, `i64` or finite `f64` holds exactly.
 pub const UNSUPPORTED_NUMBER: &str = "number not representable in hcl-rs";
-/// Answer for any source that calls a function: the adapter registers none.
-pub const UNSUPPORTED_FUNCTIONS: &str = "function calls (hcl-rs has no Terraform functions)";
+/// Answer for a call that evaluation reaches of a function the adapter can
+/// not declare (see [`functions`]).
+pub const UNSUPPORTED_FUNCTIONS: &str = "a function hcl-rs's FuncDef can not express";
 /// Answer for values nested deeper than [`MAX_DEPTH`].
 pub const UNSUPPORTED_DEPTH: &str = "value nesting too deep for the adapter";
 
@@ -110,6 +109,8 @@ const UNSUPPORTED_CONVERT: &str = "conversion to a type constraint";
 const UNSUPPORTED_BODY: &str = "bodies";
 
 enum Refusal {
+    /// The source parsed, and nothing more was asked.
+    Parsed,
     Unsupported(&'static str),
     Error(ErrorBody),
     Crash(&'static str),
@@ -118,6 +119,7 @@ enum Refusal {
 impl From<Refusal> for Outcome {
     fn from(r: Refusal) -> Outcome {
         match r {
+            Refusal::Parsed => Outcome::Parsed,
             Refusal::Unsupported(what) => Outcome::Unsupported(what.to_string()),
             Refusal::Error(body) => Outcome::Error(body),
             Refusal::Crash(what) => Outcome::Crash(what.to_string()),
@@ -157,27 +159,43 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
             let (offset, text) = trim_edges(source);
             let parsed = hcl::edit::parser::parse_expr(text)
                 .map_err(|e| parse_error(source, offset, text, &e))?;
-            refuse_function_calls(|finder| finder.visit_expr(&parsed))?;
             Parsed::Expression(parsed.into())
         }
         Kind::Template => {
             let parsed = hcl::edit::parser::parse_template(source)
                 .map_err(|e| parse_error(source, 0, source, &e))?;
-            refuse_function_calls(|finder| finder.visit_template(&parsed))?;
             Parsed::Template(parsed.into())
         }
         Kind::Convert => return Err(Refusal::Unsupported(UNSUPPORTED_CONVERT)),
         Kind::Body => return Err(Refusal::Unsupported(UNSUPPORTED_BODY)),
     };
+    // At the parse level only acceptance is judged: hcl-rs's parser alone.
+    if request.level == Some(hclspec_protocol::Level::Parse) {
+        return Err(Refusal::Parsed);
+    }
+    let version = match request.hcl_version.unwrap_or_default() {
+        hclspec_protocol::Version::V2_14 => hclspec_reference::HclVersion::V2_14,
+        _ => hclspec_reference::HclVersion::V2_24,
+    };
+    functions::begin(
+        version,
+        request.base_dir.as_ref().map(std::path::PathBuf::from),
+    );
     let mut ctx = Context::new();
+    functions::declare(&mut ctx, version);
     for (name, value) in scope {
         ctx.declare_var(Identifier::unchecked(name.as_str()), to_hcl(&value)?);
     }
     let value = match &parsed {
-        Parsed::Expression(expr) => expr.evaluate(&ctx).map_err(eval_error)?,
-        Parsed::Template(template) => evaluate_template(template, &ctx)?,
+        Parsed::Expression(expr) => expr.evaluate(&ctx).map_err(eval_error),
+        Parsed::Template(template) => evaluate_template(template, &ctx),
     };
-    from_hcl(&value, 0)
+    // A function call the value models could not share exactly makes the
+    // whole answer the adapter's, not hcl-rs's.
+    if let Some(why) = functions::refused() {
+        return Err(Refusal::Unsupported(why));
+    }
+    from_hcl(&value?, 0)
 }
 
 /// The source without surrounding spaces, tabs and line breaks, and where
@@ -200,30 +218,6 @@ fn evaluate_template(template: &hcl::Template, ctx: &Context) -> Result<hcl::Val
         _ => template.evaluate(ctx).map(hcl::Value::String),
     }
     .map_err(eval_error)
-}
-
-/// Notes whether a parsed source calls a function anywhere, templates inside
-/// string literals included.
-#[derive(Default)]
-struct CallFinder {
-    found: bool,
-}
-
-impl Visit for CallFinder {
-    fn visit_func_call(&mut self, node: &FuncCall) {
-        self.found = true;
-        visit::visit_func_call(self, node);
-    }
-}
-
-fn refuse_function_calls(walk: impl FnOnce(&mut CallFinder)) -> Result<(), Refusal> {
-    let mut finder = CallFinder::default();
-    walk(&mut finder);
-    if finder.found {
-        Err(Refusal::Unsupported(UNSUPPORTED_FUNCTIONS))
-    } else {
-        Ok(())
-    }
 }
 
 /// A parse error at hcl-edit's error location (a point: start equals end)
@@ -423,6 +417,8 @@ fn number_from_hcl(n: &hcl::Number) -> Result<Json, Refusal> {
 
 /// The crash text for a NaN result.
 const NAN_RESULT: &str = "hcl-rs produced NaN";
+
+pub mod functions;
 
 #[cfg(test)]
 mod tests;

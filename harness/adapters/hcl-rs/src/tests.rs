@@ -92,9 +92,11 @@ fn untranslatable_requests_are_unsupported() {
             json!({"x": {"type": "number", "value": "Infinity"}}),
             UNSUPPORTED_NUMBER,
         ),
-        ("upper(\"a\")", json!({}), UNSUPPORTED_FUNCTIONS),
-        ("\"${max(1)}\"", json!({}), UNSUPPORTED_FUNCTIONS),
-        ("false ? f() : 1", json!({}), UNSUPPORTED_FUNCTIONS),
+        // Functions a FuncDef can not express, once evaluation reaches them.
+        ("try(1, 2)", json!({}), UNSUPPORTED_FUNCTIONS),
+        ("\"${can(1)}\"", json!({}), UNSUPPORTED_FUNCTIONS),
+        // A function result the value models do not share exactly.
+        ("tonumber(\"0.1\")", json!({}), UNSUPPORTED_NUMBER),
     ];
     for (source, scope, what) in cases {
         let answer = ask(&expr(source, scope.clone()));
@@ -104,6 +106,38 @@ fn untranslatable_requests_are_unsupported() {
             "{source} {scope}"
         );
     }
+}
+
+/// Functions are the reference's, called by hcl-rs: a call evaluates, and
+/// one that evaluation does not reach refuses nothing.
+#[test]
+fn functions_are_called_through_hcl_rs() {
+    let cases: &[(&str, Json)] = &[
+        ("upper(\"a\")", json!({"type": "string", "value": "A"})),
+        ("length([1, 2, 3])", json!({"type": "number", "value": 3})),
+        ("max([1, 5]...)", json!({"type": "number", "value": 5})),
+        (
+            "core::lower(\"A\")",
+            json!({"type": "string", "value": "a"}),
+        ),
+        (
+            "\"${join(\",\", [\"a\", \"b\"])}\"",
+            json!({"type": "string", "value": "a,b"}),
+        ),
+    ];
+    for (source, result) in cases {
+        let answer = ask(&expr(source, json!({})));
+        assert_eq!(answer["result"], *result, "{source}: {answer}");
+    }
+    // An error inside the function is hcl-rs's evaluation error.
+    let answer = ask(&expr("upper(1, 2)", json!({})));
+    assert_eq!(answer["error"]["phase"], "eval", "{answer}");
+    // A call of an inexpressible function on a branch not taken.
+    let answer = ask(&expr("true ? 1 : try(2)", json!({})));
+    assert!(
+        answer.get("result").is_some() || answer.get("error").is_some(),
+        "not refused: {answer}"
+    );
 }
 
 #[test]
@@ -236,4 +270,16 @@ fn expressions_may_have_surrounding_whitespace() {
     let answer = ask(&expr("\n  [1,", json!({})));
     let start = &answer["error"]["range"]["start"];
     assert_eq!(*start, json!({"line": 2, "column": 6, "byte": 6}));
+}
+
+/// At the parse level the adapter answers from hcl-rs's parser alone.
+#[test]
+fn parse_level_answers_parsed() {
+    let line =
+        json!({"id": "t", "kind": "expression", "source": "nosuch(1) + x", "level": "parse"})
+            .to_string();
+    assert_eq!(ask(&line), json!({"id": "t", "parsed": true}));
+    let line =
+        json!({"id": "t", "kind": "expression", "source": "1 +", "level": "parse"}).to_string();
+    assert_eq!(ask(&line)["error"]["phase"], "parse");
 }

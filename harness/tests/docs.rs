@@ -1,0 +1,32 @@
+//! Documents generated from the corpus stay in step with it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `docs/diagnostics.md` lists exactly the summaries the corpus expects:
+/// the table `hclspec stats --diagnostics` prints.
+#[test]
+fn the_diagnostics_list_is_up_to_date() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(env!("CARGO_BIN_EXE_hclspec"))
+        .args(["stats", "--diagnostics", "--corpus"])
+        .arg(root.join("spec-tests"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.lines().count() > 10, "{table}");
+    let doc = std::fs::read_to_string(root.join("docs/diagnostics.md")).unwrap();
+    let start = doc
+        .find("| phase |")
+        .expect("docs/diagnostics.md has the table");
+    similar_asserts::assert_eq!(
+        &doc[start..],
+        table.as_str(),
+        "docs/diagnostics.md is out of date: regenerate it with `hclspec stats --diagnostics`"
+    );
+}
