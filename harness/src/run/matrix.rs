@@ -86,7 +86,7 @@ impl Matrix {
             out,
             "How closely each engine follows the Terraform expression language as HCL {} \
              evaluates it: the share of each area's cases (one area per case file of \
-             `spec-tests/`) that the engine answers as HCL does, over {cases} cases. A column \
+             `spec-tests/`, one per directory for the cases promoted from fuzzing) that the engine answers as HCL does, over {cases} cases. A column \
              marked `(parse)` judges only whether the engine accepts what HCL accepts and \
              rejects what it rejects; `(value)` judges values and error phases without \
              telling list from tuple or map from object; the others judge everything.{}",

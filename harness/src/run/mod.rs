@@ -434,6 +434,19 @@ const MSG_PHASE_DIFFERS: &str = "the error phase differs (this oracle is judged 
 const MSG_NOT_EXPRESSIBLE: &str = "this oracle cannot express the case";
 
 /// The outcome of one case.
+/// The area a case counts under in reports: its file's name, except that
+/// the cases promoted from fuzzing (one file each) count under their
+/// directory, such as `fuzz/go`.
+fn report_area(file: &str) -> String {
+    match file
+        .strip_prefix("fuzz/")
+        .and_then(|rest| rest.rsplit_once('/'))
+    {
+        Some((dir, _)) => format!("fuzz/{dir}"),
+        None => file.to_string(),
+    }
+}
+
 fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
     let Exchange {
         result,
@@ -529,7 +542,7 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
     };
     CaseReport {
         id: p.case.id.clone(),
-        area: p.file.name.clone(),
+        area: report_area(&p.file.name),
         path: p.file.display.clone(),
         kind: p.case.kind,
         source: p.case.source.clone(),

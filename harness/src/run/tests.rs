@@ -420,3 +420,13 @@ fn oracle_engines_are_judged_as_verify_judges_them() {
         ])
     );
 }
+
+#[test]
+fn promoted_fuzz_cases_count_under_their_directory() {
+    assert_eq!(
+        super::report_area("fuzz/go/error_vs_value-5189302d"),
+        "fuzz/go"
+    );
+    assert_eq!(super::report_area("functions/string"), "functions/string");
+    assert_eq!(super::report_area("literals"), "literals");
+}

@@ -11,6 +11,7 @@
 //! [`answer_line`] answers one protocol line (for the `hclspec-hclrs` binary).
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use hcl::eval::{Context, ErrorKind, Evaluate};
@@ -183,13 +184,29 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
     );
     let mut ctx = Context::new();
     functions::declare(&mut ctx, version);
+    // A scope value hcl-rs can not hold is left undeclared: the answer is
+    // the adapter's only if evaluation then misses that variable (case
+    // files share one scope, most of which a case does not use).
+    let mut untranslatable = BTreeMap::new();
     for (name, value) in scope {
-        ctx.declare_var(Identifier::unchecked(name.as_str()), to_hcl(&value)?);
+        match to_hcl(&value) {
+            Ok(v) => ctx.declare_var(Identifier::unchecked(name.as_str()), v),
+            Err(Refusal::Unsupported(why)) => {
+                untranslatable.insert(name.as_str(), why);
+            }
+            Err(other) => return Err(other),
+        }
     }
     let value = match &parsed {
-        Parsed::Expression(expr) => expr.evaluate(&ctx).map_err(eval_error),
+        Parsed::Expression(expr) => expr.evaluate(&ctx),
         Parsed::Template(template) => evaluate_template(template, &ctx),
-    };
+    }
+    .map_err(|e| match e.kind() {
+        ErrorKind::UndefinedVar(name) if untranslatable.contains_key(name.as_str()) => {
+            Refusal::Unsupported(untranslatable[name.as_str()])
+        }
+        _ => eval_error(e),
+    });
     // A function call the value models could not share exactly makes the
     // whole answer the adapter's, not hcl-rs's.
     if let Some(why) = functions::refused() {
@@ -212,12 +229,14 @@ fn trim_edges(source: &str) -> (usize, &str) {
 /// to a string. Mirrors hcl-rs's `TemplateExpr::evaluate`, which is how
 /// hcl-rs evaluates a template that is a value (`Template::evaluate` alone
 /// always renders a string).
-fn evaluate_template(template: &hcl::Template, ctx: &Context) -> Result<hcl::Value, Refusal> {
+fn evaluate_template(
+    template: &hcl::Template,
+    ctx: &Context,
+) -> Result<hcl::Value, hcl::eval::Error> {
     match template.elements() {
         [Element::Interpolation(interp)] => interp.expr.evaluate(ctx),
         _ => template.evaluate(ctx).map(hcl::Value::String),
     }
-    .map_err(eval_error)
 }
 
 /// A parse error at hcl-edit's error location (a point: start equals end)

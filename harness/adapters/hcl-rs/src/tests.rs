@@ -73,7 +73,7 @@ fn untranslatable_requests_are_unsupported() {
             UNSUPPORTED_UNKNOWN,
         ),
         (
-            "1",
+            "x[0]",
             json!({"x": {"type": ["list", "bool"], "value": [true, null], "unknown": [[1]]}}),
             UNSUPPORTED_UNKNOWN,
         ),
@@ -106,6 +106,23 @@ fn untranslatable_requests_are_unsupported() {
             "{source} {scope}"
         );
     }
+}
+
+#[test]
+fn scope_values_a_case_does_not_use_do_not_matter() {
+    let scope = json!({
+        "inf": {"type": "number", "value": "Infinity"},
+        "u": {"type": "dynamic", "value": null, "unknown": [[]]},
+        "s": {"type": "string", "value": "a"},
+    });
+    assert_eq!(
+        ask(&expr("upper(s)", scope.clone())),
+        json!({"id": "t", "result": {"type": "string", "value": "A"}})
+    );
+    assert_eq!(
+        ask(&expr("[s, inf]", scope)),
+        json!({"id": "t", "unsupported": UNSUPPORTED_NUMBER})
+    );
 }
 
 /// Functions are the reference's, called by hcl-rs: a call evaluates, and
