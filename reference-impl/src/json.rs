@@ -51,15 +51,28 @@ pub fn type_to_json(ty: &Type) -> Json {
             Json::from("tuple"),
             Json::Array(elems.iter().map(type_to_json).collect()),
         ]),
-        Type::Object(attrs) => Json::Array(vec![
-            Json::from("object"),
-            Json::Object(
-                attrs
-                    .iter()
-                    .map(|(k, t)| (k.clone(), type_to_json(t)))
-                    .collect(),
-            ),
-        ]),
+        Type::Object(attrs) => {
+            let mut out = vec![
+                Json::from("object"),
+                Json::Object(
+                    attrs
+                        .iter()
+                        .map(|(k, t)| (k.clone(), type_to_json(t.unwrap_optional().0)))
+                        .collect(),
+                ),
+            ];
+            // cty lists the optional attributes third.
+            let optional: Vec<Json> = attrs
+                .iter()
+                .filter(|(_, t)| t.unwrap_optional().1)
+                .map(|(k, _)| Json::from(k.as_str()))
+                .collect();
+            if !optional.is_empty() {
+                out.push(Json::Array(optional));
+            }
+            Json::Array(out)
+        }
+        Type::Optional(t) => type_to_json(t),
     }
 }
 
@@ -318,6 +331,7 @@ impl Decoder {
 
     fn decode_known(&mut self, ty: &Type, json: &Json) -> Result<Value, JsonError> {
         match ty {
+            Type::Optional(t) => self.decode_known(t, json),
             Type::Dynamic => self.decode_dynamic(json),
             Type::Bool => match json {
                 Json::Bool(b) => Ok(Value::Bool(*b)),

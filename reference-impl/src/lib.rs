@@ -13,6 +13,7 @@ pub mod json;
 pub mod number;
 pub mod references;
 pub mod stack;
+pub mod typeexpr;
 pub mod types;
 pub mod unify;
 pub mod value;
@@ -38,6 +39,36 @@ pub enum HclVersion {
 pub mod eval;
 pub mod functions;
 pub mod parser;
+
+/// The summary of a value that does not convert to a type constraint, as
+/// Terraform reports an input variable's default that does not suit it.
+pub const INVALID_VARIABLE_VALUE: &str = "Invalid default value for variable";
+
+/// Evaluates the expression `source` and converts its value to the type
+/// constraint `type_source` as an input variable of that type holds its
+/// default ([`typeexpr::as_variable`]). Both are parsed first, source
+/// then type (a syntax error in either is a parse error), then the type
+/// constraint is read (its errors are parse errors too), then the source
+/// evaluated; a value that does not convert is an eval error.
+pub fn convert_source(
+    type_source: &str,
+    source: &str,
+    ctx: &eval::Context,
+) -> Result<Value, Error> {
+    let expr = parser::parse_expression_as(source, ctx.version)?;
+    let type_expr = parser::parse_expression_as(type_source, ctx.version)?;
+    let constraint = typeexpr::constraint(&type_expr, ctx.version)?;
+    let value = eval::evaluate(&expr, ctx)?;
+    typeexpr::as_variable(&value, &constraint, ctx.version).map_err(|e| {
+        Error::eval(
+            INVALID_VARIABLE_VALUE,
+            format!(
+                "This default value is not compatible with the variable's type constraint: {e}."
+            ),
+            expr.span,
+        )
+    })
+}
 
 /// Whether a source is an expression or a bare template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

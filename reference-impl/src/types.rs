@@ -18,6 +18,12 @@ pub enum Type {
     /// `cty.DynamicPseudoType`: "any type"; only unknown and null values
     /// have it.
     Dynamic,
+    /// The type of an optional attribute (`optional(T)`), only ever as an
+    /// attribute type of an object in a type constraint that values are
+    /// converted to: cty keeps the set of optional attribute names beside
+    /// the attribute types. No value has a type containing it; conversion
+    /// removes it (`WithoutOptionalAttributesDeep`).
+    Optional(Box<Type>),
 }
 
 impl Type {
@@ -96,6 +102,45 @@ impl Type {
             Type::List(e) | Type::Set(e) | Type::Map(e) => e.has_dynamic_types(),
             Type::Tuple(elems) => elems.iter().any(Type::has_dynamic_types),
             Type::Object(attrs) => attrs.values().any(Type::has_dynamic_types),
+            Type::Optional(t) => t.has_dynamic_types(),
+        }
+    }
+
+    /// An object attribute's type without its optional marker, and whether
+    /// it is optional.
+    pub fn unwrap_optional(&self) -> (&Type, bool) {
+        match self {
+            Type::Optional(t) => (t, true),
+            t => (t, false),
+        }
+    }
+
+    /// `cty.Type.WithoutOptionalAttributesDeep`.
+    pub fn without_optional(&self) -> Type {
+        match self {
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => self.clone(),
+            Type::List(e) => Type::list(e.without_optional()),
+            Type::Set(e) => Type::set(e.without_optional()),
+            Type::Map(e) => Type::map(e.without_optional()),
+            Type::Tuple(elems) => Type::Tuple(elems.iter().map(Type::without_optional).collect()),
+            Type::Object(attrs) => Type::Object(
+                attrs
+                    .iter()
+                    .map(|(k, t)| (k.clone(), t.without_optional()))
+                    .collect(),
+            ),
+            Type::Optional(t) => t.without_optional(),
+        }
+    }
+
+    /// Whether an optional attribute appears anywhere inside.
+    pub fn has_optional(&self) -> bool {
+        match self {
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => false,
+            Type::List(e) | Type::Set(e) | Type::Map(e) => e.has_optional(),
+            Type::Tuple(elems) => elems.iter().any(Type::has_optional),
+            Type::Object(attrs) => attrs.values().any(Type::has_optional),
+            Type::Optional(_) => true,
         }
     }
 
@@ -130,6 +175,7 @@ impl Type {
             Type::Object(_) => "object".to_string(),
             Type::Dynamic if constraint => "any type".to_string(),
             Type::Dynamic => "dynamic".to_string(),
+            Type::Optional(t) => t.friendly(constraint),
         }
     }
 

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use hclspec_reference::eval::Context;
 
 use super::{ChildError, Engine, Exchange};
-use hclspec_protocol::{panic_message, ErrorBody, Outcome, Request, Response, TypedValue, Version};
+use hclspec_protocol::{
+    panic_message, ErrorBody, Kind, Outcome, Request, Response, TypedValue, Version,
+};
 
 /// Stack for an evaluation thread: deep but legal inputs must reach the
 /// reference implementation's own depth limits, not the end of the stack.
@@ -298,10 +300,16 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
     if !req.dialect.is_hcl2() {
         return Outcome::Unsupported(format!("{MSG_NOT_YET} the {} dialect", req.dialect));
     }
-    let Some(kind) = req.kind.source_kind() else {
-        return Outcome::Unsupported(format!("{MSG_NOT_YET} `{}` requests", req.kind.as_str()));
+    let answer = match (req.kind.source_kind(), &req.type_constraint) {
+        (Some(kind), _) => hclspec_reference::evaluate_source(kind, &req.source, &ctx),
+        (None, Some(ty)) if req.kind == Kind::Convert => {
+            hclspec_reference::convert_source(ty, &req.source, &ctx)
+        }
+        _ => {
+            return Outcome::Unsupported(format!("{MSG_NOT_YET} `{}` requests", req.kind.as_str()))
+        }
     };
-    match hclspec_reference::evaluate_source(kind, &req.source, &ctx) {
+    match answer {
         Ok(v) => Outcome::Result(TypedValue::encode(&v)),
         Err(e) => Outcome::Error(ErrorBody::from_reference(&e)),
     }

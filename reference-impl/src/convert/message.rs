@@ -29,7 +29,7 @@ fn required(want: &Type) -> String {
     format!("{} required", want.friendly_name_for_constraint())
 }
 
-/// Mirrors mismatchMessageObjects (no optional attributes exist here).
+/// Mirrors mismatchMessageObjects: an absent optional attribute is fine.
 fn objects(got: &Type, want: &Type) -> String {
     let (Type::Object(got_attrs), Type::Object(want_attrs)) = (got, want) else {
         return required(want);
@@ -38,8 +38,11 @@ fn objects(got: &Type, want: &Type) -> String {
     let mut unsafe_mismatch: Option<String> = None;
     let mut safe_mismatch: Option<String> = None;
     for (name, want_ty) in want_attrs {
+        let (want_ty, optional) = want_ty.unwrap_optional();
         let Some(got_ty) = got_attrs.get(name) else {
-            missing.push(name);
+            if !optional {
+                missing.push(name);
+            }
             continue;
         };
         if got_ty == want_ty || unsafe_mismatch.is_some() {

@@ -40,8 +40,9 @@ enum Known {
     BoolToString,
     StringToNumber,
     StringToBool,
-    /// Keeps the attributes listed, converting those with a plan.
-    ObjectToObject(BTreeMap<String, Option<Plan>>),
+    /// Keeps the attributes listed, converting those with a plan; then
+    /// adds a null of each optional attribute's type that is absent.
+    ObjectToObject(BTreeMap<String, Option<Plan>>, Vec<(String, Type)>),
     TupleToTuple(Vec<Option<Plan>>),
     CollectionToList(Type, Option<Plan>),
     CollectionToSet(Type, Option<Plan>),
@@ -52,14 +53,24 @@ enum Known {
     TupleToList(Vec<Option<Plan>>, bool),
     TupleToSet(Vec<Option<Plan>>),
     ObjectToMap(Type, BTreeMap<String, Plan>, bool),
-    MapToObject(BTreeMap<String, Type>, BTreeMap<String, Plan>),
+    /// The object's attribute types (optional ones marked) and the element
+    /// conversions: none for an attribute whose type is the element type;
+    /// `None` for an optional attribute the element type can not convert
+    /// to (an error only if the map has that key).
+    MapToObject(BTreeMap<String, Type>, BTreeMap<String, Option<Plan>>),
 }
 
 /// Mirrors getConversion: the conversion from `have` to `want`, if any.
 pub(crate) fn get_plan(have: &Type, want: &Type, unsafe_: bool) -> Option<Plan> {
     let known = get_known(have, want, unsafe_)?;
+    // Nulls and unknowns take the target type without optional markers.
+    let out = if want.has_optional() {
+        want.without_optional()
+    } else {
+        want.clone()
+    };
     Some(Plan {
-        out: want.clone(),
+        out,
         known: Box::new(known),
     })
 }
@@ -116,8 +127,13 @@ fn get_known(have: &Type, want: &Type, unsafe_: bool) -> Option<Known> {
         (Type::Map(have_elem), Type::Object(want_attrs)) if unsafe_ => {
             let mut convs = BTreeMap::new();
             for (name, aty) in want_attrs {
+                let (aty, optional) = aty.unwrap_optional();
                 if aty != &**have_elem {
-                    convs.insert(name.clone(), get_plan(have_elem, aty, unsafe_)?);
+                    let conv = get_plan(have_elem, aty, unsafe_);
+                    if conv.is_none() && !optional {
+                        return None;
+                    }
+                    convs.insert(name.clone(), conv);
                 }
             }
             Some(Known::MapToObject(want_attrs.clone(), convs))
@@ -144,15 +160,23 @@ fn element_plans<'a>(
         .collect()
 }
 
-/// Mirrors conversionObjectToObject (no optional attributes exist here).
+/// Mirrors conversionObjectToObject: an optional attribute may be absent.
 fn object_to_object(
     have: &BTreeMap<String, Type>,
     want: &BTreeMap<String, Type>,
     unsafe_: bool,
 ) -> Option<Known> {
     let mut convs = BTreeMap::new();
+    let mut absent = Vec::new();
     for (name, want_ty) in want {
-        let have_ty = have.get(name)?;
+        let (want_ty, optional) = want_ty.unwrap_optional();
+        let Some(have_ty) = have.get(name) else {
+            if !optional {
+                return None;
+            }
+            absent.push((name.clone(), want_ty.without_optional()));
+            continue;
+        };
         let conv = if have_ty == want_ty {
             None
         } else {
@@ -160,7 +184,7 @@ fn object_to_object(
         };
         convs.insert(name.clone(), conv);
     }
-    Some(Known::ObjectToObject(convs))
+    Some(Known::ObjectToObject(convs, absent))
 }
 
 /// The single element type for converting the given element types to a
@@ -271,7 +295,7 @@ impl Known {
                 Value::String(s) => string_to_bool(s).map_err(|m| ConvertError::at(path, m)),
                 _ => Err(ConvertError::at(path, NOT_APPLICABLE)),
             },
-            Known::ObjectToObject(convs) => {
+            Known::ObjectToObject(convs, absent) => {
                 let mut out = BTreeMap::new();
                 for (name, item) in keyed_elements(value) {
                     let Some(conv) = convs.get(name) else {
@@ -279,6 +303,10 @@ impl Known {
                     };
                     let item = apply_at(conv.as_ref(), item, path, PathStep::Key(name.clone()))?;
                     out.insert(name.clone(), item);
+                }
+                for (name, ty) in absent {
+                    out.entry(name.clone())
+                        .or_insert_with(|| Value::Null(ty.clone()));
                 }
                 Ok(Value::object(out))
             }
@@ -306,7 +334,7 @@ impl Known {
                     let ety = if *ety == Type::Dynamic {
                         element_type_of(value)
                     } else {
-                        ety.clone()
+                        ety.without_optional()
                     };
                     return Ok(Value::list(ety, Vec::new()));
                 }
@@ -321,7 +349,7 @@ impl Known {
                     let ety = if *ety == Type::Dynamic {
                         element_type_of(value)
                     } else {
-                        ety.clone()
+                        ety.without_optional()
                     };
                     return Ok(Value::set(ety, Vec::new()));
                 }
@@ -337,7 +365,7 @@ impl Known {
                     let ety = if *ety == Type::Dynamic {
                         element_type_of(value)
                     } else {
-                        ety.clone()
+                        ety.without_optional()
                     };
                     return Ok(Value::map(ety, BTreeMap::new()));
                 }
@@ -347,9 +375,9 @@ impl Known {
                 }
                 Value::map_of(out).ok_or_else(|| ConvertError::at(path, MAP_TYPES_DIFFER))
             }
-            Known::EmptyToList(ety) => Ok(Value::list(ety.clone(), Vec::new())),
-            Known::EmptyToSet(ety) => Ok(Value::set(ety.clone(), Vec::new())),
-            Known::EmptyToMap(ety) => Ok(Value::map(ety.clone(), BTreeMap::new())),
+            Known::EmptyToList(ety) => Ok(Value::list(ety.without_optional(), Vec::new())),
+            Known::EmptyToSet(ety) => Ok(Value::set(ety.without_optional(), Vec::new())),
+            Known::EmptyToMap(ety) => Ok(Value::map(ety.without_optional(), BTreeMap::new())),
             Known::TupleToList(convs, unsafe_) => {
                 let mut out = Vec::new();
                 for (i, item) in value.element_values().into_iter().enumerate() {
@@ -390,13 +418,32 @@ impl Known {
             Known::MapToObject(attrs, convs) => {
                 let mut out = BTreeMap::new();
                 for (name, item) in keyed_elements(value) {
-                    if !attrs.contains_key(name) {
+                    let Some(aty) = attrs.get(name) else {
                         continue;
-                    }
-                    let item = apply_at(convs.get(name), item, path, PathStep::Key(name.clone()))?;
+                    };
+                    let item = match convs.get(name) {
+                        None => item.clone(),
+                        Some(Some(conv)) => {
+                            apply_at(Some(conv), item, path, PathStep::Key(name.clone()))?
+                        }
+                        Some(None) => {
+                            return Err(ConvertError::at(
+                                path,
+                                format!(
+                                    "map element type is incompatible with attribute {}: {}",
+                                    go_quote(name),
+                                    super::mismatch_message(&item.ty(), aty.unwrap_optional().0)
+                                ),
+                            ))
+                        }
+                    };
                     out.insert(name.clone(), item);
                 }
-                for name in attrs.keys() {
+                for (name, aty) in attrs {
+                    if let (aty, true) = aty.unwrap_optional() {
+                        out.entry(name.clone())
+                            .or_insert_with(|| Value::Null(aty.without_optional()));
+                    }
                     if !out.contains_key(name) {
                         return Err(ConvertError::at(
                             path,
@@ -525,6 +572,7 @@ pub(crate) fn dynamic_replace(have: &Type, want: &Type) -> Type {
         return want.clone();
     }
     match want {
+        Type::Optional(want) => dynamic_replace(have, want),
         Type::Dynamic => have.clone(),
         Type::String | Type::Number | Type::Bool => want.clone(),
         Type::Map(want_elem) => {

@@ -227,6 +227,7 @@ pub(crate) fn ty(t: &Type) -> String {
                 .collect::<Vec<_>>()
                 .join(",")
         ),
+        Type::Optional(t) => format!("optional({})", ty(t)),
     }
 }
 

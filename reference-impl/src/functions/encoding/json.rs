@@ -559,6 +559,7 @@ fn unmarshal(node: &Node, ty: &Type) -> Result<Value, String> {
         return Ok(Value::Null(ty.clone()));
     }
     match ty {
+        Type::Optional(t) => unmarshal(node, t),
         Type::Dynamic => unmarshal_dynamic(node),
         Type::Bool => match node {
             Node::Bool(b) => Ok(Value::Bool(*b)),
