@@ -11,8 +11,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -27,7 +29,16 @@ const (
 const (
 	kindExpression = "expression"
 	kindTemplate   = "template"
+	kindConvert    = "convert"
 )
+
+// The summary of a value that does not suit the type constraint of a
+// convert request: what Terraform reports for an input variable's default
+// that does not convert (HCL itself has no such diagnostic).
+const invalidVariableValue = "Invalid default value for variable"
+
+// The file name a convert request's type constraint is parsed under.
+const typeFilename = "type.hcl"
 
 // sourceFilename names the single in-memory source in diagnostics.
 const sourceFilename = "case.hcl"
@@ -69,7 +80,9 @@ type posOut struct {
 type request struct {
 	kind   string
 	source string
-	scope  map[string]cty.Value
+	// The type constraint of a convert request.
+	typ   string
+	scope map[string]cty.Value
 }
 
 // evaluator holds what every request shares.
@@ -117,8 +130,13 @@ func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) 
 	if err := decodeStrict(fields["kind"], &req.kind); err != nil {
 		return nil, fmt.Errorf("invalid kind: %v", err)
 	}
-	if req.kind != kindExpression && req.kind != kindTemplate {
-		return nil, fmt.Errorf("kind must be %q or %q", kindExpression, kindTemplate)
+	if req.kind != kindExpression && req.kind != kindTemplate && req.kind != kindConvert {
+		return nil, fmt.Errorf("kind must be %q, %q or %q", kindExpression, kindTemplate, kindConvert)
+	}
+	if req.kind == kindConvert {
+		if err := decodeStrict(fields["type"], &req.typ); err != nil {
+			return nil, fmt.Errorf("invalid type: %v", err)
+		}
 	}
 	if err := decodeStrict(fields["source"], &req.source); err != nil {
 		return nil, fmt.Errorf("invalid source: %v", err)
@@ -159,6 +177,9 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 		}
 	}()
 
+	if req.kind == kindConvert {
+		return ev.convert(id, req)
+	}
 	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
 	var expr hclsyntax.Expression
 	var diags hcl.Diagnostics
@@ -184,6 +205,64 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 			return &response{ID: id, Unsupported: unsupported.Error()}
 		}
 		panic(err) // an encoder bug; reported as a crash above
+	}
+	return &response{ID: id, Result: out}
+}
+
+// convert answers a convert request as Terraform computes the value of an
+// input variable whose type constraint is req.typ and whose default is the
+// value of req.source: the type's defaults applied unless the value is
+// null, the result converted when the configuration loads, converted again
+// when the variable is evaluated, with the defaults applied once more.
+// Here with HCL 2.14.1's typeexpr and go-cty 1.12.1's convert.
+func (ev *evaluator) convert(id json.RawMessage, req *request) *response {
+	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
+	expr, diags := hclsyntax.ParseExpression([]byte(req.source), sourceFilename, start)
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	}
+	tyExpr, diags := hclsyntax.ParseExpression([]byte(req.typ), typeFilename, start)
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	}
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(tyExpr)
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	}
+	ctx := &hcl.EvalContext{Variables: req.scope, Functions: ev.funcs}
+	val, diags := expr.Value(ctx)
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phaseEval, d)}
+	}
+	apply := func(v cty.Value) cty.Value {
+		if defaults != nil && !v.IsNull() {
+			return defaults.Apply(v)
+		}
+		return v
+	}
+	val, err := convert.Convert(apply(val), ty)
+	if err == nil {
+		val, err = convert.Convert(val, ty)
+	}
+	if err == nil {
+		val, err = convert.Convert(apply(val), ty)
+	}
+	if err != nil {
+		rng := expr.Range()
+		return &response{ID: id, Error: diagnosticError(phaseEval, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  invalidVariableValue,
+			Detail:   fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", err),
+			Subject:  &rng,
+		})}
+	}
+	out, encErr := encodeTypedValue(val)
+	if encErr != nil {
+		var unsupported *unsupportedError
+		if errors.As(encErr, &unsupported) {
+			return &response{ID: id, Unsupported: unsupported.Error()}
+		}
+		panic(encErr)
 	}
 	return &response{ID: id, Result: out}
 }

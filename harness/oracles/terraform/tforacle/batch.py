@@ -225,7 +225,7 @@ def _case_error(case, errors, load_failed):
     if not errors.get(case.expression_file):
         return None
     diag = errors[case.expression_file][0]
-    error = {"phase": "parse" if load_failed else "eval", "summary": diag.get("summary", "")}
+    error = {"phase": case.phase(diag, load_failed), "summary": diag.get("summary", "")}
     if diag.get("detail"):
         error["detail"] = diag["detail"]
     rng = case.source_range(diag.get("range"))

@@ -21,6 +21,16 @@ and a template is first made a quoted string. The closing parenthesis follows th
 its last line, unless that line may end in a comment: a heredoc's closing marker must end its
 line for the heredoc to be terminated, as at the end of a bare expression.
 
+Conversions. A `convert` request becomes an input variable whose type is the request's type
+constraint and whose default is its source, and an output of that variable: Terraform applies
+the type's optional-attribute defaults and converts the default when it loads the
+configuration, and again when it evaluates the variable. A default must be a constant, so a
+request with a scope is not answered. Every error then comes from loading: one that Terraform
+reports as "Invalid default value for variable" is the value not converting (phase `eval`, as
+the protocol defines it); the others are about the type or the syntax (phase `parse`). An error
+evaluating the source itself would be reported as `parse` too; the corpus's conversion cases
+have sources that evaluate.
+
 A number result may be infinite, which Terraform cannot save in a plan. A case whose plan
 fails so is run again as an infinity probe (`PROBE_INFINITY`): the output then says which
 infinity a number result is.
@@ -36,6 +46,8 @@ SHARED_FILE = ("hclspec.tf", "locals {\n  hclspec_undefined = {}\n}\n")
 # The output of an infinity probe: the infinity as a string, or "finite".
 PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-Infinity" : '
                   '"finite")')
+# Terraform's summary for a variable default that does not convert to the variable's type.
+INVALID_VARIABLE_DEFAULT = "Invalid default value for variable"
 # Where the case's source starts in its file (see `_output_file`).
 SOURCE_FIRST_LINE = 4
 
@@ -60,12 +72,16 @@ class Prepared:
         self.exact_source = exact_source
         self.unknown_inputs = unknown_inputs
         self.base_dir = base_dir
+        # The text of the whole case file, when the kind writes its own (see `_convert`).
+        self.own_file = None
 
     def files(self):
         """{file name: text} of the case's configuration."""
         expression = self.expression
         if self.probe:
             expression = PROBE_INFINITY.format(v=f"(\n{expression}\n)")
+        if self.own_file is not None:
+            return {self.expression_file: self.own_file}
         files = {self.expression_file: _output_file(self.name, expression)}
         if self.scope_locals:
             files[self.scope_file] = "locals {\n" + self.scope_locals + "}\n"
@@ -78,6 +94,12 @@ class Prepared:
     @property
     def scope_file(self):
         return f"{self.name}_scope.tf"
+
+    def phase(self, diagnostic, load_failed):
+        """The protocol phase of an error diagnostic of this case."""
+        if self.own_file is not None:
+            return "eval" if diagnostic.get("summary") == INVALID_VARIABLE_DEFAULT else "parse"
+        return "parse" if load_failed else "eval"
 
     def source_range(self, rng):
         """A Terraform diagnostic's range in `cN.tf` as a range in the case's source, or None
@@ -128,7 +150,21 @@ def _output_file(name, expression):
     return _output_header(name) + expression + separator + ")]\n}\n"
 
 
+def _convert(name, request, rewriter):
+    if request.get("scope"):
+        raise Unsupported("a convert request with a scope (a variable's default is a constant)")
+    source = request["source"]
+    # The closing parenthesis on a line of its own: the source may end in a comment or a
+    # heredoc.
+    text = (f'variable "{name}" {{\n  type = {request["type"]}\n\n  default = (\n{source}\n'
+            f')\n}}\n\n' + _output_header(name) + f"var.{name}\n)]\n}}\n")
+    case = Prepared(name, None, "", source, False, False, request.get("base_dir"))
+    case.own_file = text
+    return case
+
+
 KINDS = {
     "expression": _expression_or_template,
     "template": _expression_or_template,
+    "convert": _convert,
 }
