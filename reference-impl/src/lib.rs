@@ -48,7 +48,8 @@ pub const INVALID_VARIABLE_VALUE: &str = "Invalid default value for variable";
 /// constraint `type_source` as an input variable of that type holds its
 /// default ([`typeexpr::as_variable`]). Both are parsed first, source
 /// then type (a syntax error in either is a parse error), then the type
-/// constraint is read (its errors are parse errors too), then the source
+/// constraint is read ([`typeexpr::variable_constraint`]; its errors are
+/// parse errors too), then the source
 /// evaluated; a value that does not convert is an eval error.
 pub fn convert_source(
     type_source: &str,
@@ -57,7 +58,7 @@ pub fn convert_source(
 ) -> Result<Value, Error> {
     let expr = parser::parse_expression_as(source, ctx.version)?;
     let type_expr = parser::parse_expression_as(type_source, ctx.version)?;
-    let constraint = typeexpr::constraint(&type_expr, ctx.version)?;
+    let constraint = typeexpr::variable_constraint(&type_expr, ctx.version)?;
     let value = eval::evaluate(&expr, ctx)?;
     typeexpr::as_variable(&value, &constraint, ctx.version).map_err(|e| {
         Error::eval(

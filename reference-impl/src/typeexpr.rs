@@ -47,6 +47,62 @@ pub fn constraint(expr: &Expr, version: HclVersion) -> Result<Constraint, Error>
     Ok(Constraint { ty, defaults })
 }
 
+/// The type constraint of an input variable: in HCL 2.14,
+/// `typeexpr.TypeConstraintWithDefaults`; in the 2.24 profile, Terraform's
+/// reading of a variable's `type`, which first rejects quoted type names
+/// (the Terraform 0.11 form) and takes `list` and `map` alone as
+/// `list(any)` and `map(any)`.
+pub fn variable_constraint(expr: &Expr, version: HclVersion) -> Result<Constraint, Error> {
+    if version == HclVersion::V2_14 {
+        return constraint(expr, version);
+    }
+    if let ExprKind::Template(_) = &expr.kind {
+        let value = constant_value(expr, version)?;
+        let Value::String(name) = &value else {
+            return Err(Error::parse(
+                "Invalid legacy variable type hint",
+                LEGACY_HINT,
+                expr.span,
+            ));
+        };
+        let advice = match name.as_str() {
+            "string" => String::new(),
+            "list" | "map" => format!(
+                " and write {name}(string) instead to explicitly indicate that the {name} elements are strings"
+            ),
+            _ => {
+                return Err(Error::parse(
+                    "Invalid legacy variable type hint",
+                    LEGACY_HINT,
+                    expr.span,
+                ))
+            }
+        };
+        return Err(Error::parse(
+            "Invalid quoted type constraints",
+            format!(
+                "Terraform 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of Terraform. Remove the quotes around {}{advice}.",
+                go(name)
+            ),
+            expr.span,
+        ));
+    }
+    match keyword(expr) {
+        Some("list") => Ok(Constraint {
+            ty: Type::list(Type::Dynamic),
+            defaults: None,
+        }),
+        Some("map") => Ok(Constraint {
+            ty: Type::map(Type::Dynamic),
+            defaults: None,
+        }),
+        _ => constraint(expr, version),
+    }
+}
+
+const LEGACY_HINT: &str =
+    "To provide a full type expression, remove the surrounding quotes and give the type expression directly.";
+
 /// The value an input variable with this type constraint holds when given
 /// `value` as its default, as Terraform computes it: the constraint's
 /// defaults applied (unless the value is null), the result converted to the

@@ -84,7 +84,15 @@ func TestHandleLine(t *testing.T) {
 		},
 		{
 			`{"id":"kind","kind":"statement","source":"1"}`,
-			`{"id":"kind","error":{"phase":"request","summary":"kind must be \"expression\" or \"template\"","detail":""}}`,
+			`{"id":"kind","error":{"phase":"request","summary":"kind must be \"expression\", \"template\" or \"convert\"","detail":""}}`,
+		},
+		{
+			`{"id":"notype","kind":"convert","source":"1"}`,
+			`{"id":"notype","error":{"phase":"request","summary":"invalid type: missing","detail":""}}`,
+		},
+		{
+			`{"id":"conv","kind":"convert","type":"object({a = optional(list(string), [])})","source":"{a = [1]}"}`,
+			`{"id":"conv","result":{"type":["object",{"a":["list","string"]}],"value":{"a":["1"]}}}`,
 		},
 		{
 			`{"id":"mismatch","kind":"expression","source":"x","scope":{"x":{"type":"number","value":"12"}}}`,

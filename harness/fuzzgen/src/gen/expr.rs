@@ -275,7 +275,7 @@ impl<'g, 'd> ExprGen<'g, 'd> {
                 add(Prod::ObjectCons, s.on(C::ObjectCons));
                 add(Prod::ForObject, s.on(C::ForObject));
             }
-            Type::Dynamic => {}
+            Type::Dynamic | Type::Optional(_) => {}
         }
         out
     }
@@ -490,7 +490,7 @@ impl<'g, 'd> ExprGen<'g, 'd> {
             Type::Number => Frag::literal(number_text(self.u, self.swarm).to_string()),
             Type::String => Frag::atom(quote(string_text(self.u, self.swarm))),
             Type::Bool => Frag::literal(pick(self.u, &["true", "false"]).to_string()),
-            Type::Dynamic => Frag::literal("null".into()),
+            Type::Dynamic | Type::Optional(_) => Frag::literal("null".into()),
             _ if depth == 0 => Frag::literal("null".into()),
             Type::List(e) | Type::Set(e) => {
                 let n = self.u.int_in_range(0..=2).unwrap_or(0);

@@ -180,6 +180,9 @@ pub fn gen_value(u: &mut Unstructured<'_>, swarm: &Swarm, ty: &Type, in_set: boo
                 .collect(),
         ),
         Type::Dynamic => Value::null(Type::Dynamic),
+        // Never the type of a value; the generator does not make type
+        // constraints.
+        Type::Optional(t) => gen_value(u, swarm, t, in_set),
     }
 }
 
