@@ -163,3 +163,31 @@ pub enum BinaryOp {
     Divide,
     Modulo,
 }
+
+/// A native-syntax body (`hclsyntax.Body`): attributes and blocks, each in
+/// source order.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    pub attributes: Vec<Attribute>,
+    pub blocks: Vec<Block>,
+    /// Where a missing item is reported: the body's end (for a block, its
+    /// closing brace; for a whole file, its end).
+    pub end: Span,
+}
+
+/// `name = expression`.
+#[derive(Clone, Debug)]
+pub struct Attribute {
+    pub name: String,
+    pub name_span: Span,
+    pub expr: Expr,
+}
+
+/// `type "label" label { body }`.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub type_name: String,
+    pub type_span: Span,
+    pub labels: Vec<(String, Span)>,
+    pub body: Body,
+}

@@ -7,6 +7,7 @@
 //! or talks to other implementations.
 
 pub mod ast;
+pub mod body;
 pub mod convert;
 pub mod error;
 pub mod json;

@@ -47,6 +47,19 @@ pub fn constraint(expr: &Expr, version: HclVersion) -> Result<Constraint, Error>
     Ok(Constraint { ty, defaults })
 }
 
+/// `typeexpr.TypeConstraint`: a type constraint whose optional attributes
+/// have no defaults.
+pub fn exact_constraint(expr: &Expr, version: HclVersion) -> Result<Type, Error> {
+    let c = constraint(expr, version)?;
+    if c.defaults.is_some() {
+        return Err(invalid(
+            "Optional attribute modifier expects only one argument: the attribute type.",
+            expr.span,
+        ));
+    }
+    Ok(c.ty)
+}
+
 /// The type constraint of an input variable: in HCL 2.14,
 /// `typeexpr.TypeConstraintWithDefaults`; in the 2.24 profile, Terraform's
 /// reading of a variable's `type`, which first rejects quoted type names

@@ -305,6 +305,15 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
         (None, Some(ty)) if req.kind == Kind::Convert => {
             hclspec_reference::convert_source(ty, &req.source, &ctx)
         }
+        (None, _) if req.kind == Kind::Body => {
+            let Some(spec) = &req.spec else {
+                return Outcome::Error(ErrorBody::request("spec: a `body` request needs a spec"));
+            };
+            match hclspec_reference::body::Spec::from_json(spec, ctx.version) {
+                Ok(spec) => hclspec_reference::body::decode_source(&req.source, &spec, &ctx),
+                Err(e) => return Outcome::Error(ErrorBody::request(e)),
+            }
+        }
         _ => {
             return Outcome::Unsupported(format!("{MSG_NOT_YET} `{}` requests", req.kind.as_str()))
         }

@@ -16,6 +16,7 @@
 //! parsing and as the height of the resulting tree, so that neither the
 //! parser nor a recursive walk over its result can exhaust the stack.
 
+mod body;
 mod collection;
 mod cursor;
 mod diag;
@@ -34,7 +35,7 @@ mod tests;
 
 pub use quote::template_as_quoted;
 
-use crate::ast::Expr;
+use crate::ast::{Body, Expr};
 use crate::error::Error;
 use crate::HclVersion;
 
@@ -97,6 +98,15 @@ fn template_source(source: &str, version: HclVersion) -> PResult<Expr> {
     lexical::check_invalid_tokens(&tokens)?;
     let mut parser = Parser::new(tokens);
     Ok(*parser.bare_template()?.expr)
+}
+
+/// Parses a whole source text as a body of attributes and blocks
+/// (`hclsyntax.ParseConfig`).
+pub fn parse_body_as(source: &str, version: HclVersion) -> Result<Body, Error> {
+    let tokens = scan::scan(source, ScanMode::Expression, double_colon(version));
+    lexical::check_invalid_tokens(&tokens).map_err(|e| *e)?;
+    let mut parser = Parser::new(tokens);
+    parser.body(TokenKind::Eof).map_err(|e| *e)
 }
 
 /// Whether `::` is a token: namespaced functions arrived after HCL 2.14.
