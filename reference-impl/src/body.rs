@@ -11,6 +11,10 @@
 //! `ITERATOR.value`; an unknown `for_each` gives one block whose values are
 //! all unknown, which makes a list or set of such blocks unknown as a whole.
 //!
+//! HCL 2.24 decodes bodies as 2.14 does except where values carry marks
+//! (not modelled here) and in one order: it reports a bad `iterator` before
+//! evaluating `for_each`.
+//!
 //! HCL reports every problem it finds, in an order that follows Go's map
 //! iteration in places; the first error in source and schema order is the
 //! answer here.

@@ -84,7 +84,7 @@ func TestHandleLine(t *testing.T) {
 		},
 		{
 			`{"id":"kind","kind":"statement","source":"1"}`,
-			`{"id":"kind","error":{"phase":"request","summary":"kind must be \"expression\", \"template\" or \"convert\"","detail":""}}`,
+			`{"id":"kind","error":{"phase":"request","summary":"kind must be \"expression\", \"template\", \"convert\" or \"body\"","detail":""}}`,
 		},
 		{
 			`{"id":"notype","kind":"convert","source":"1"}`,

@@ -30,6 +30,7 @@ const (
 	kindExpression = "expression"
 	kindTemplate   = "template"
 	kindConvert    = "convert"
+	kindBody       = "body"
 )
 
 // The summary of a value that does not suit the type constraint of a
@@ -81,7 +82,9 @@ type request struct {
 	kind   string
 	source string
 	// The type constraint of a convert request.
-	typ   string
+	typ string
+	// The decoder spec of a body request.
+	spec  specT
 	scope map[string]cty.Value
 }
 
@@ -130,8 +133,19 @@ func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) 
 	if err := decodeStrict(fields["kind"], &req.kind); err != nil {
 		return nil, fmt.Errorf("invalid kind: %v", err)
 	}
-	if req.kind != kindExpression && req.kind != kindTemplate && req.kind != kindConvert {
-		return nil, fmt.Errorf("kind must be %q, %q or %q", kindExpression, kindTemplate, kindConvert)
+	if req.kind != kindExpression && req.kind != kindTemplate && req.kind != kindConvert && req.kind != kindBody {
+		return nil, fmt.Errorf("kind must be %q, %q, %q or %q", kindExpression, kindTemplate, kindConvert, kindBody)
+	}
+	if req.kind == kindBody {
+		var raw json.RawMessage
+		if err := decodeStrict(fields["spec"], &raw); err != nil {
+			return nil, fmt.Errorf("invalid spec: %v", err)
+		}
+		spec, err := decodeSpec(raw, "spec")
+		if err != nil {
+			return nil, err
+		}
+		req.spec = spec
 	}
 	if req.kind == kindConvert {
 		if err := decodeStrict(fields["type"], &req.typ); err != nil {
@@ -180,6 +194,9 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 	if req.kind == kindConvert {
 		return ev.convert(id, req)
 	}
+	if req.kind == kindBody {
+		return ev.body(id, req)
+	}
 	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
 	var expr hclsyntax.Expression
 	var diags hcl.Diagnostics
@@ -198,13 +215,18 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 		return &response{ID: id, Error: diagnosticError(phaseEval, d)}
 	}
 
+	return encodeResult(id, val)
+}
+
+// encodeResult is the response carrying val.
+func encodeResult(id json.RawMessage, val cty.Value) *response {
 	out, err := encodeTypedValue(val)
 	if err != nil {
 		var unsupported *unsupportedError
 		if errors.As(err, &unsupported) {
 			return &response{ID: id, Unsupported: unsupported.Error()}
 		}
-		panic(err) // an encoder bug; reported as a crash above
+		panic(err) // an encoder bug; reported as a crash by the caller's recover
 	}
 	return &response{ID: id, Result: out}
 }
@@ -256,15 +278,7 @@ func (ev *evaluator) convert(id json.RawMessage, req *request) *response {
 			Subject:  &rng,
 		})}
 	}
-	out, encErr := encodeTypedValue(val)
-	if encErr != nil {
-		var unsupported *unsupportedError
-		if errors.As(encErr, &unsupported) {
-			return &response{ID: id, Unsupported: unsupported.Error()}
-		}
-		panic(encErr)
-	}
-	return &response{ID: id, Result: out}
+	return encodeResult(id, val)
 }
 
 // firstError returns the first error diagnostic; warnings never count.

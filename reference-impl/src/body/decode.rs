@@ -13,6 +13,7 @@ use crate::eval::{self, Context};
 use crate::types::Type;
 use crate::unify::unify_with_conversions;
 use crate::value::{go_quote, Value};
+use crate::HclVersion;
 
 /// A body as the decoder sees it: where its iterator variables come from,
 /// and whether it stands for blocks of an unknown `for_each`.
@@ -101,7 +102,7 @@ impl Decoder<'_> {
             }
             Spec::Attr { name, ty, .. } => {
                 let Some(attr) = content.attributes.get(name.as_str()) else {
-                    return Ok(Value::Null(ty.clone()));
+                    return Ok(Value::Null(ty.without_optional()));
                 };
                 let value = if attr.unknown {
                     Value::dynamic_unknown()
@@ -130,7 +131,7 @@ impl Decoder<'_> {
                             content.missing,
                         ));
                     }
-                    return Ok(Value::Null(body.implied_type()));
+                    return Ok(Value::Null(body.implied_type().without_optional()));
                 };
                 if found.next().is_some() {
                     return Err(eval_error(
@@ -168,7 +169,7 @@ impl Decoder<'_> {
         for block in content.blocks.iter().filter(|b| b.type_name == c.type_name) {
             let value = self.decode(&c.body, &block.body, &block.labels)?;
             if block.body.unknown {
-                return Ok(Value::Unknown(whole_ty));
+                return Ok(Value::Unknown(whole_ty.without_optional()));
             }
             elems.push(value);
         }
@@ -311,7 +312,14 @@ impl Decoder<'_> {
         }
         let content_schema = vec![("content".to_string(), Vec::new())];
         let (spec_attrs, content_blocks) = match_schema(&dynamic.body, &attrs, &content_schema)?;
-        let attr = |name: &str| spec_attrs.iter().find(|a| a.name == name);
+        let attr = |name: &str| spec_attrs.iter().find(|a| a.name == name).copied();
+        // HCL 2.24 checks the iterator before evaluating for_each; 2.14
+        // after checking the value.
+        let early_iterator = if self.ctx.version == HclVersion::V2_24 {
+            Some(iterator_name(attr("iterator"), real_type)?)
+        } else {
+            None
+        };
         let for_each = attr("for_each").expect("required");
         let each = self.eval(&for_each.expr, &scoped.iterators)?;
         let each_ty = each.ty();
@@ -333,25 +341,9 @@ impl Decoder<'_> {
                 for_each.expr.span,
             ));
         }
-        let iterator = match attr("iterator") {
-            None => real_type.to_string(),
-            Some(a) => match &a.expr.kind {
-                ExprKind::ScopeTraversal { root, steps } if steps.is_empty() => root.clone(),
-                ExprKind::ScopeTraversal { .. } => {
-                    return Err(eval_error(
-                        "Invalid dynamic iterator name",
-                        "Dynamic iterator must be a single variable name.",
-                        a.expr.span,
-                    ))
-                }
-                _ => {
-                    return Err(eval_error(
-                        "Invalid expression",
-                        "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
-                        a.expr.span,
-                    ))
-                }
-            },
+        let iterator = match early_iterator {
+            Some(name) => name,
+            None => iterator_name(attr("iterator"), real_type)?,
         };
         let label_exprs: Vec<&Expr> = match attr("labels") {
             None => Vec::new(),
@@ -456,6 +448,27 @@ impl Decoder<'_> {
             new_block(key, value, false)?;
         }
         Ok(())
+    }
+}
+
+/// The iterator's name: the `iterator` attribute's single variable name,
+/// else the block type.
+fn iterator_name(attr: Option<&crate::ast::Attribute>, block_type: &str) -> Result<String, Error> {
+    let Some(a) = attr else {
+        return Ok(block_type.to_string());
+    };
+    match &a.expr.kind {
+        ExprKind::ScopeTraversal { root, steps } if steps.is_empty() => Ok(root.clone()),
+        ExprKind::ScopeTraversal { .. } => Err(eval_error(
+            "Invalid dynamic iterator name",
+            "Dynamic iterator must be a single variable name.",
+            a.expr.span,
+        )),
+        _ => Err(eval_error(
+            "Invalid expression",
+            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
+            a.expr.span,
+        )),
     }
 }
 
