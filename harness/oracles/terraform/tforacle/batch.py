@@ -159,10 +159,18 @@ def _write_module(cases, scratch, base_dir):
     for case in cases:
         for name, text in case.files().items():
             _write(os.path.join(module, name), text)
+    modules = [c.module_dir for c in cases if c.module_dir]
+    if modules:
+        # What `terraform init` records for local modules, so that none has to run.
+        listing = [{"Key": "", "Source": "", "Dir": "."}] + [
+            {"Key": m.rsplit("_module", 1)[0], "Source": f"./{m}", "Dir": m} for m in modules]
+        _write(os.path.join(module, ".terraform", "modules", "modules.json"),
+               exactjson.dumps({"Modules": listing}))
     return module
 
 
 def _write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
 
@@ -222,10 +230,11 @@ def _case_error(case, errors, load_failed):
     if errors.get(case.scope_file):
         diag = errors[case.scope_file][0]
         return {"unsupported": f"{SCOPE_SUMMARY}: {diag.get('summary')}: {diag.get('detail')}"}
-    if not errors.get(case.expression_file):
+    diags = [d for name in case.error_files() for d in errors.get(name, [])]
+    if not diags:
         return None
-    diag = errors[case.expression_file][0]
-    error = {"phase": case.phase(diag, load_failed), "summary": diag.get("summary", "")}
+    diag = diags[0]
+    error = {"phase": case.phase(diag, load_failed), "summary": case.summary(diag)}
     if diag.get("detail"):
         error["detail"] = diag["detail"]
     rng = case.source_range(diag.get("range"))

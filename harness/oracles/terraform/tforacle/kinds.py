@@ -24,12 +24,15 @@ line for the heredoc to be terminated, as at the end of a bare expression.
 Conversions. A `convert` request becomes an input variable whose type is the request's type
 constraint and whose default is its source, and an output of that variable: Terraform applies
 the type's optional-attribute defaults and converts the default when it loads the
-configuration, and again when it evaluates the variable. A default must be a constant, so a
-request with a scope is not answered. Every error then comes from loading: one that Terraform
-reports as "Invalid default value for variable" is the value not converting (phase `eval`, as
-the protocol defines it); the others are about the type or the syntax (phase `parse`). An error
-evaluating the source itself would be reported as `parse` too; the corpus's conversion cases
-have sources that evaluate.
+configuration, and again when it evaluates the variable. Every error then comes from loading:
+one that Terraform reports as "Invalid default value for variable" is the value not converting
+(phase `eval`, as the protocol defines it); the others are about the type or the syntax (phase
+`parse`); an error evaluating the source would be reported as `parse` too. A default must be a
+constant, so a request with a scope gives its value as the argument of a module whose variable
+has the type (the module's files are written and listed in `.terraform/modules/modules.json`
+as `terraform init` would, so no init runs). Terraform then applies the defaults and converts
+once, which in HCL 2.24 gives what the default's extra conversion gives; its conversion error,
+"Invalid value for input variable", is answered with the default's summary.
 
 A number result may be infinite, which Terraform cannot save in a plan. A case whose plan
 fails so is run again as an infinity probe (`PROBE_INFINITY`): the output then says which
@@ -48,6 +51,8 @@ PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-
                   '"finite")')
 # Terraform's summary for a variable default that does not convert to the variable's type.
 INVALID_VARIABLE_DEFAULT = "Invalid default value for variable"
+# And for a module argument that does not.
+MODULE_ARGUMENT_SUMMARY = "Invalid value for input variable"
 # Where the case's source starts in its file (see `_output_file`).
 SOURCE_FIRST_LINE = 4
 
@@ -74,6 +79,11 @@ class Prepared:
         self.base_dir = base_dir
         # The text of the whole case file, when the kind writes its own (see `_convert`).
         self.own_file = None
+        # {file name: text} of a child module the case calls, and the module's directory.
+        self.module_files = {}
+        self.module_dir = None
+        # Error summaries of the case's wrapper, as the protocol names them.
+        self.summaries = {}
 
     def files(self):
         """{file name: text} of the case's configuration."""
@@ -81,8 +91,9 @@ class Prepared:
         if self.probe:
             expression = PROBE_INFINITY.format(v=f"(\n{expression}\n)")
         if self.own_file is not None:
-            return {self.expression_file: self.own_file}
-        files = {self.expression_file: _output_file(self.name, expression)}
+            files = {self.expression_file: self.own_file, **self.module_files}
+        else:
+            files = {self.expression_file: _output_file(self.name, expression)}
         if self.scope_locals:
             files[self.scope_file] = "locals {\n" + self.scope_locals + "}\n"
         return files
@@ -95,9 +106,18 @@ class Prepared:
     def scope_file(self):
         return f"{self.name}_scope.tf"
 
+    def error_files(self):
+        """The files whose error diagnostics belong to this case."""
+        return [self.expression_file, *self.module_files]
+
+    def summary(self, diagnostic):
+        """The protocol summary of an error diagnostic of this case."""
+        summary = diagnostic.get("summary", "")
+        return self.summaries.get(summary, summary)
+
     def phase(self, diagnostic, load_failed):
         """The protocol phase of an error diagnostic of this case."""
-        if self.own_file is not None:
+        if self.own_file is not None and not self.module_files:
             return "eval" if diagnostic.get("summary") == INVALID_VARIABLE_DEFAULT else "parse"
         return "parse" if load_failed else "eval"
 
@@ -152,7 +172,7 @@ def _output_file(name, expression):
 
 def _convert(name, request, rewriter):
     if request.get("scope"):
-        raise Unsupported("a convert request with a scope (a variable's default is a constant)")
+        return _convert_argument(name, request, rewriter)
     source = request["source"]
     # The closing parenthesis on a line of its own: the source may end in a comment or a
     # heredoc.
@@ -160,6 +180,24 @@ def _convert(name, request, rewriter):
             f')\n}}\n\n' + _output_header(name) + f"var.{name}\n)]\n}}\n")
     case = Prepared(name, None, "", source, False, False, request.get("base_dir"))
     case.own_file = text
+    return case
+
+
+def _convert_argument(name, request, rewriter):
+    """A conversion whose source needs its scope: the value is a module argument, since a
+    default must be a constant."""
+    case = _expression_or_template(name, dict(request, kind="expression"), rewriter)
+    module_dir = f"{name}_module"
+    case.module_dir = module_dir
+    case.module_files = {
+        f"{module_dir}/main.tf": (f'variable "v" {{\n  type = {request["type"]}\n}}\n\n'
+                                  'output "v" {\n  value = var.v\n}\n'),
+    }
+    case.own_file = (f'module "{name}" {{\n  source = "./{module_dir}"\n\n  v = (\n'
+                     f'{case.expression}\n)\n}}\n\n' + _output_header(name)
+                     + f"module.{name}.v\n)]\n}}\n")
+    case.exact_source = False
+    case.summaries = {MODULE_ARGUMENT_SUMMARY: INVALID_VARIABLE_DEFAULT}
     return case
 
 
