@@ -55,6 +55,14 @@ class EngineTest(unittest.TestCase):
             {"id": "nokind", "source": "1"},
             {"id": "body", "kind": "body", "source": "a = 1"},
             expr("null", "null"),
+            {"id": "conv", "kind": "convert", "type": 'object({a = optional(string, "z")})',
+             "source": "{}"},
+            {"id": "conv-bad", "kind": "convert", "type": "list(number)", "source": '["a"]'},
+            {"id": "conv-type", "kind": "convert", "type": "list(nope)", "source": "[]"},
+            {"id": "conv-scope", "kind": "convert", "type": "list(string)", "source": "[u, 1]",
+             "scope": {"u": unknown_string}},
+            {"id": "conv-scope-bad", "kind": "convert", "type": "number", "source": "x",
+             "scope": {"x": {"type": "string", "value": "a"}}},
             expr("big", "12345678901234567890123 * 10 + pow(2, 100)"),
         ]
         cls.answers = {a["id"]: a for a in run_engine(requests)}
@@ -89,6 +97,20 @@ class EngineTest(unittest.TestCase):
         self.assertEqual(self.answers["eval"]["error"]["summary"], "Invalid operand")
         self.assertEqual(self.answers["eval"]["error"]["range"]["start"],
                          {"line": 1, "column": 5, "byte": 4})
+
+    def test_conversions(self):
+        self.assertEqual(self.result("conv"), {"type": ["object", {"a": "string"}],
+                                               "value": {"a": "z"}})
+        self.assertEqual(self.result("conv-scope"), {"type": ["list", "string"],
+                                                     "value": [None, "1"], "unknown": [[0]]})
+        for rid, phase in (("conv-bad", "eval"), ("conv-scope-bad", "eval"),
+                           ("conv-type", "parse")):
+            error = self.answers[rid]["error"]
+            self.assertEqual(error["phase"], phase, rid)
+        self.assertEqual(self.answers["conv-bad"]["error"]["summary"],
+                         "Invalid default value for variable")
+        self.assertEqual(self.answers["conv-scope-bad"]["error"]["summary"],
+                         "Invalid default value for variable")
 
     def test_undefined_names_fail_at_evaluation(self):
         self.assertEqual(self.result("undefined"), {"type": "string", "value": "fallback"})
