@@ -12,8 +12,9 @@ use serde_json::Value as Json;
 /// Where the schemas say they live; references resolve against it.
 const BASE: &str = "https://raw.githubusercontent.com/hclspec/hclspec/main/spec-tests/schema/";
 
-const NAMES: [&str; 6] = [
+const NAMES: [&str; 7] = [
     "typed-value.schema.json",
+    "decoder-spec.schema.json",
     "request.schema.json",
     "response.schema.json",
     "case-file.schema.json",
@@ -182,4 +183,28 @@ fn a_run_report_meets_the_report_schema() {
         .find(|(n, _)| *n == "report.schema.json")
         .unwrap();
     assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn decoder_specs_are_checked_inside_requests() {
+    let v = Validators::new();
+    let (_, validator) = v
+        .by_name
+        .iter()
+        .find(|(n, _)| *n == "request.schema.json")
+        .unwrap();
+    let request = |spec: Json| serde_json::json!({"id": "b", "kind": "body", "source": "x = 1", "spec": spec});
+    let good = request(serde_json::json!({"object": {
+        "x": {"attr": {"name": "x", "type": "number"}},
+        "b": {"block_list": {"type": "b", "max_items": 2, "body": {"label": {"name": "n", "index": 0}}}}
+    }}));
+    v.check("request.schema.json", &good, "a body request");
+    for bad in [
+        serde_json::json!({"attr": {"type": "number"}}),
+        serde_json::json!({"block": {"type": "b"}}),
+        serde_json::json!({"object": {"x": {"attribute": {"name": "x"}}}}),
+        serde_json::json!({"block_list": {"type": "b", "body": {"object": {}}}, "block_set": {}}),
+    ] {
+        assert!(!validator.is_valid(&request(bad.clone())), "{bad}");
+    }
 }

@@ -235,3 +235,48 @@ fn read(json: &Json, version: HclVersion, at: &str) -> Result<Spec, String> {
         },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(json: &str) -> Result<Spec, String> {
+        Spec::from_json(&serde_json::from_str(json).unwrap(), HclVersion::V2_24)
+    }
+
+    #[test]
+    fn specs_read_with_their_labels_and_types() {
+        let spec = read(
+            r#"{"block_list": {"type": "b", "body": {"object": {
+            "n": {"label": {"name": "n", "index": 0}},
+            "x": {"attr": {"name": "x", "type": "list(number)"}}}}}}"#,
+        )
+        .unwrap();
+        let schema = spec.schema();
+        assert_eq!(
+            schema.blocks,
+            vec![("b".to_string(), vec!["n".to_string()])]
+        );
+        assert_eq!(
+            spec.implied_type(),
+            Type::list(Type::object([
+                ("n", Type::String),
+                ("x", Type::list(Type::Number))
+            ]))
+        );
+    }
+
+    #[test]
+    fn malformed_specs_name_the_place() {
+        for (json, message) in [
+            (r#"{"attr": {}}"#, "spec.attr.name: a string is required"),
+            (r#"{"block": {"type": "b"}}"#, "spec.block.body: required"),
+            (r#"{"object": {"x": {"nope": {}}}}"#, "spec.object.x.nope: unknown spec kind (expected object, attr, block, block_list, block_set or label)"),
+            (r#"{"attr": {"name": "x", "type": "list"}}"#, "spec.attr.type: Invalid type specification: The list type constructor requires one argument specifying the element type."),
+            (r#"{"block_list": {"type": "b", "body": {"object": {}}, "max": 1}}"#, "spec.block_list.max: unknown field"),
+            (r#"{"attr": {"name": "x"}, "label": {}}"#, "spec: a spec is an object with one key (object, attr, block, block_list, block_set or label)"),
+        ] {
+            assert_eq!(read(json).unwrap_err(), message, "{json}");
+        }
+    }
+}
