@@ -187,6 +187,9 @@ pub(super) fn function_call<'a>(
         };
     }
 
+    if function.name == functions::CONVERT {
+        return convert_call(ev, name, function, &args, span, diags);
+    }
     if function
         .params
         .iter()
@@ -258,6 +261,68 @@ pub(super) fn function_call<'a>(
         Ok(v) => (v, diags),
         Err(e) => {
             diags.push(call_error(name, function, &args, &e, span));
+            (Value::dynamic_unknown(), diags)
+        }
+    }
+}
+
+/// Terraform's `convert(value, type)`: the value converted to the type
+/// constraint written as the second argument, then the constraint's
+/// defaults applied (the reverse of an input variable's order). An unknown
+/// value gives an unknown of the type.
+fn convert_call<'a>(
+    ev: &mut Evaluator<'a>,
+    name: &str,
+    function: &functions::Function,
+    args: &[Arg<'a>],
+    span: Span,
+    mut diags: Diags,
+) -> Evaluated {
+    let value = match &args[0] {
+        Arg::Expr(e) => {
+            let (v, d) = ev.eval(e);
+            diags.append(d);
+            v
+        }
+        Arg::Expanded(v, _) => v.clone(),
+    };
+    let constraint = match &args[1] {
+        Arg::Expr(e) => crate::typeexpr::constraint(e, ev.version()).map_err(|mut e| {
+            e.phase = crate::Phase::Eval;
+            e
+        }),
+        Arg::Expanded(_, span) => Err(Error::eval(
+            INVALID_ARGUMENT,
+            "A type constraint must be written as the argument itself.",
+            *span,
+        )),
+    };
+    let constraint = match constraint {
+        Ok(c) => c,
+        Err(e) => {
+            diags.push(e);
+            return (Value::dynamic_unknown(), diags);
+        }
+    };
+    if diags.has_errors() {
+        return (Value::dynamic_unknown(), diags);
+    }
+    let ty = constraint.ty.without_optional();
+    if !value.is_known() {
+        return (Value::Unknown(ty), diags);
+    }
+    let converted = convert(&value, &constraint.ty)
+        .map_err(|e| CallError::arg(0, e.message))
+        .and_then(|v| match &constraint.defaults {
+            Some(d) => d
+                .apply(&v, ev.version())
+                .map_err(|e| CallError::general(e.message)),
+            None => Ok(v),
+        });
+    match converted {
+        Ok(v) => (v, diags),
+        Err(e) => {
+            diags.push(call_error(name, function, args, &e, span));
             (Value::dynamic_unknown(), diags)
         }
     }

@@ -37,7 +37,7 @@ pub(crate) use conversion::call_closures;
 pub use conversion::root_traversals;
 pub use conversion::ClosureOutcome;
 pub(crate) use filesystem::in_directory;
-pub(crate) use terraform::TEMPLATE_STRING;
+pub(crate) use terraform::{CONVERT, TEMPLATE_STRING};
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,9 +1,10 @@
 //! Terraform's functions that the HCL 2.14 profile does not have: the
 //! impure ones (`timestamp`, `plantimestamp`, `uuid`, `bcrypt`), whose
 //! results the corpus checks by property, `ephemeralasnull`, and the
-//! signatures of `templatestring` and `templatefile`, which the evaluator
-//! runs itself: the first looks at its first argument's expression, both
-//! evaluate a template.
+//! signatures of `templatestring`, `templatefile` and `convert`, which the
+//! evaluator runs itself: `templatestring` looks at its first argument's
+//! expression and both template functions evaluate a template; `convert`
+//! reads its second argument as a type constraint.
 //!
 //! `timestamp` and `uuid` are as Terraform runs them when it applies: in a
 //! plan they are unknown. `plantimestamp` is the time of this process's
@@ -18,8 +19,9 @@ use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
 
-/// The name of the function the evaluator implements.
+/// The names of functions the evaluator implements.
 pub(crate) const TEMPLATE_STRING: &str = "templatestring";
+pub(crate) const CONVERT: &str = "convert";
 
 pub(super) fn functions() -> Vec<Function> {
     vec![
@@ -30,6 +32,7 @@ pub(super) fn functions() -> Vec<Function> {
         ephemeralasnull(),
         template_string(),
         template_file(),
+        convert(),
     ]
 }
 
@@ -171,6 +174,25 @@ fn template_file() -> Function {
         params: vec![
             Param::new("path", Type::String).allow_unknown(),
             Param::new("vars", Type::Dynamic).allow_unknown(),
+        ],
+        var_param: None,
+        return_type: static_return_type(Type::Dynamic),
+        implementation: Box::new(|_, _| Err(CallError::general(EVALUATOR_ONLY))),
+    }
+}
+
+/// `convert(value, type)`'s parameters, for the arity checks; the
+/// evaluator runs the call (`eval::call`), reading `type` as a type
+/// constraint with defaults.
+fn convert() -> Function {
+    let mut value = Param::new("value", Type::Dynamic);
+    value.allow_null = true;
+    value.allow_dynamic_type = true;
+    Function {
+        name: CONVERT,
+        params: vec![
+            value,
+            Param::new("type", Type::Dynamic).expression_closure(),
         ],
         var_param: None,
         return_type: static_return_type(Type::Dynamic),
