@@ -224,6 +224,17 @@ impl Number {
             Form::Finite => self.exp >= 0,
         }
     }
+    /// Feeds `state` so that numbers that compare equal (`cmp` is `Equal`,
+    /// so `-0` and `0` alike) hash alike, whatever their precision.
+    pub fn hash_value<H: std::hash::Hasher>(&self, state: &mut H) {
+        use std::hash::Hash;
+        match self.form {
+            Form::Zero => 0u8.hash(state),
+            Form::Inf => (1u8, self.neg).hash(state),
+            Form::Finite => (2u8, self.neg, &self.mant, self.exp).hash(state),
+        }
+    }
+
     pub fn is_zero(&self) -> bool {
         self.form == Form::Zero
     }

@@ -74,22 +74,74 @@ pub(crate) fn unify_types(types: &[Type], unsafe_: bool) -> Unified {
         return None;
     }
 
-    'preferences: for want_idx in sort_types(types) {
-        let want = &types[want_idx];
-        let mut convs = Vec::with_capacity(n);
-        for (i, ty) in types.iter().enumerate() {
-            if i == want_idx || ty == want {
-                convs.push(None);
+    // Equal types are tried once, and converted with one conversion each:
+    // the outcome is cty's, without its cost growing with the square of
+    // the number of elements.
+    let groups = TypeGroups::of(types);
+    let mut tried = vec![false; groups.types.len()];
+    'preferences: for want_group in groups.preference_order() {
+        if std::mem::replace(&mut tried[want_group], true) {
+            continue;
+        }
+        let want = groups.types[want_group];
+        let mut group_convs: Vec<Option<Conversion>> = Vec::with_capacity(groups.types.len());
+        for (g, ty) in groups.types.iter().enumerate() {
+            if g == want_group {
+                group_convs.push(None);
                 continue;
             }
             match conversion(ty, want, unsafe_) {
-                Some(c) => convs.push(Some(c)),
+                Some(c) => group_convs.push(Some(c)),
                 None => continue 'preferences,
             }
         }
+        let convs = groups
+            .of_element
+            .iter()
+            .map(|&g| group_convs[g].clone())
+            .collect();
         return Some((want.clone(), convs));
     }
     None
+}
+
+/// The distinct types of a list of types, in order of first appearance,
+/// and which one each element has.
+struct TypeGroups<'a> {
+    types: Vec<&'a Type>,
+    of_element: Vec<usize>,
+}
+
+impl<'a> TypeGroups<'a> {
+    fn of(types: &'a [Type]) -> TypeGroups<'a> {
+        let mut index: std::collections::HashMap<&Type, usize> = std::collections::HashMap::new();
+        let mut distinct = Vec::new();
+        let of_element = types
+            .iter()
+            .map(|t| {
+                *index.entry(t).or_insert_with(|| {
+                    distinct.push(t);
+                    distinct.len() - 1
+                })
+            })
+            .collect();
+        TypeGroups {
+            types: distinct,
+            of_element,
+        }
+    }
+
+    /// The groups in the order in which their first element comes out of
+    /// sortTypes, which orders the elements themselves.
+    fn preference_order(&self) -> Vec<usize> {
+        let order = sort_types(&self.types, &self.of_element);
+        let mut seen = vec![false; self.types.len()];
+        order
+            .into_iter()
+            .map(|i| self.of_element[i])
+            .filter(|&g| !std::mem::replace(&mut seen[g], true))
+            .collect()
+    }
 }
 
 fn conversion(have: &Type, want: &Type, unsafe_: bool) -> Option<Conversion> {
@@ -303,43 +355,45 @@ fn unify_all_as_dynamic(types: &[Type]) -> Unified {
 /// Mirrors sortTypes: a topological order of preference (Kahn's algorithm
 /// over compareTypes). Positions left unfilled by a cycle stay 0, as in
 /// cty.
-fn sort_types(types: &[Type]) -> Vec<usize> {
-    let n = types.len();
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n.saturating_sub(1) {
-        for j in i + 1..n {
-            match compare_types(&types[i], &types[j]) {
-                c if c < 0 => edges[i].push(j),
-                c if c > 0 => edges[j].push(i),
-                _ => {}
+fn sort_types(groups: &[&Type], of_element: &[usize]) -> Vec<usize> {
+    // cty's topological sort over the elements, where an element is
+    // preferred before another when compareTypes says so. Elements of equal
+    // types compare equal and have the same predecessors, so the work is
+    // done per distinct type: an element's in-degree is the number of
+    // elements of the types preferred over its own, and all elements of a
+    // type become ready together, when the last of those is taken.
+    let k = groups.len();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (i, &g) in of_element.iter().enumerate() {
+        members[g].push(i);
+    }
+    // successors[g]: the types g is preferred over.
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); k];
+    let mut waiting = vec![0usize; k];
+    for a in 0..k {
+        for b in 0..k {
+            if a != b && compare_types(groups[a], groups[b]) < 0 {
+                successors[a].push(b);
+                waiting[b] += members[a].len();
             }
         }
     }
-    let mut in_degree = vec![0usize; n];
-    for outs in &edges {
-        for &j in outs {
-            in_degree[j] += 1;
-        }
-    }
-    let mut result = vec![0usize; n];
-    let mut tail = 0;
-    for (i, &d) in in_degree.iter().enumerate() {
-        if d == 0 {
-            result[tail] = i;
-            tail += 1;
-        }
-    }
+    let mut result: Vec<usize> = (0..of_element.len())
+        .filter(|&i| waiting[of_element[i]] == 0)
+        .collect();
     let mut head = 0;
-    while head < tail {
-        let i = result[head];
+    while head < result.len() {
+        let g = of_element[result[head]];
         head += 1;
-        for &j in &edges[i] {
-            in_degree[j] -= 1;
-            if in_degree[j] == 0 {
-                result[tail] = j;
-                tail += 1;
+        let mut ready: Vec<usize> = Vec::new();
+        for &s in &successors[g] {
+            waiting[s] -= 1;
+            if waiting[s] == 0 {
+                ready.extend(&members[s]);
             }
         }
+        ready.sort_unstable();
+        result.extend(ready);
     }
     result
 }

@@ -169,3 +169,74 @@ fn unify_conversions_apply_like_cty() {
         assert_eq!(json!(got), parse(expected), "{a} / {b}");
     }
 }
+
+/// cty's sortTypes over every pair of elements, as it is written: the
+/// per-type version must order the types' first elements the same way.
+fn sort_types_pairwise(types: &[Type]) -> Vec<usize> {
+    let n = types.len();
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n.saturating_sub(1) {
+        for j in i + 1..n {
+            match super::compare_types(&types[i], &types[j]) {
+                c if c < 0 => edges[i].push(j),
+                c if c > 0 => edges[j].push(i),
+                _ => {}
+            }
+        }
+    }
+    let mut in_degree = vec![0usize; n];
+    for outs in &edges {
+        for &j in outs {
+            in_degree[j] += 1;
+        }
+    }
+    let mut result: Vec<usize> = (0..n).filter(|&i| in_degree[i] == 0).collect();
+    let mut head = 0;
+    while head < result.len() {
+        let i = result[head];
+        head += 1;
+        for &j in &edges[i] {
+            in_degree[j] -= 1;
+            if in_degree[j] == 0 {
+                result.push(j);
+            }
+        }
+    }
+    result
+}
+
+#[test]
+fn preference_order_per_type_matches_the_pairwise_sort() {
+    let pool = [
+        Type::Number,
+        Type::String,
+        Type::Bool,
+        Type::Dynamic,
+        Type::list(Type::String),
+        Type::list(Type::Number),
+        Type::set(Type::String),
+        Type::map(Type::Dynamic),
+        Type::object([("a", Type::String)]),
+        Type::Tuple(vec![Type::Number]),
+    ];
+    // A fixed pseudo-random sequence of type lists with repeats.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |m: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % m as u64) as usize
+    };
+    for _ in 0..2000 {
+        let len = 1 + next(12);
+        let types: Vec<Type> = (0..len).map(|_| pool[next(pool.len())].clone()).collect();
+        let groups = super::TypeGroups::of(&types);
+        let mut seen = std::collections::HashSet::new();
+        let want: Vec<usize> = sort_types_pairwise(&types)
+            .into_iter()
+            .map(|i| groups.of_element[i])
+            .filter(|g| seen.insert(*g))
+            .collect();
+        assert_eq!(groups.preference_order(), want, "{types:?}");
+    }
+}

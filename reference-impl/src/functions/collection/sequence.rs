@@ -1,5 +1,9 @@
 //! Functions over lists, sets and tuples.
 
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
 use super::{count, go_int, list_val, panicked, sequence_items};
 use crate::functions::{length_value, static_return_type, CallError, Function, Param};
 use crate::types::Type;
@@ -203,18 +207,55 @@ fn distinct() -> Function {
             if !args[0].is_wholly_known() {
                 return Ok(Value::Unknown(ret.clone()));
             }
+            // Elements equal to an earlier one are dropped; only elements
+            // with the same equality hash need comparing.
             let mut kept: Vec<Value> = Vec::new();
+            let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
             for item in sequence_items(&args[0]) {
-                if !kept
+                let bucket = buckets.entry(equality_hash(item)).or_default();
+                if !bucket
                     .iter()
-                    .any(|k| matches!(k.equals(item), Value::Bool(true)))
+                    .any(|&k| matches!(kept[k].equals(item), Value::Bool(true)))
                 {
+                    bucket.push(kept.len());
                     kept.push(item.clone());
                 }
             }
             list_val(kept, ret.element_type().unwrap_or(&Type::Dynamic))
         }),
     }
+}
+
+/// A hash of a known value under which values that `Equals` calls equal
+/// hash alike: structure, strings and booleans as they are, numbers by
+/// value.
+fn equality_hash(value: &Value) -> u64 {
+    fn feed(value: &Value, state: &mut DefaultHasher) {
+        match value {
+            Value::Null(_) => 0u8.hash(state),
+            Value::Unknown(_) => 1u8.hash(state),
+            Value::Bool(b) => (2u8, b).hash(state),
+            Value::Number(n) => {
+                3u8.hash(state);
+                n.hash_value(state);
+            }
+            Value::String(s) => (4u8, s).hash(state),
+            Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
+                (5u8, items.len()).hash(state);
+                items.iter().for_each(|v| feed(v, state));
+            }
+            Value::Map { items, .. } | Value::Object(items) => {
+                (6u8, items.len()).hash(state);
+                for (k, v) in items {
+                    k.hash(state);
+                    feed(v, state);
+                }
+            }
+        }
+    }
+    let mut state = DefaultHasher::new();
+    feed(value, &mut state);
+    state.finish()
 }
 
 /// cty's `element`: the element at an index taken modulo the length.

@@ -179,3 +179,49 @@ fn setproduct_size_limit() {
         HclVersion::V2_14,
     );
 }
+
+/// `distinct` keeps the first of the elements `Equals` calls equal, as a
+/// comparison of every element with every kept one does.
+#[test]
+fn distinct_keeps_first_occurrences_by_equality() {
+    use crate::eval::{evaluate, Context};
+    use crate::value::Value;
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+    let ctx = Context {
+        variables: Arc::new(BTreeMap::new()),
+        version: HclVersion::V2_24,
+        base_dir: None,
+    };
+    let items = [
+        "1",
+        "1.0",
+        "tonumber(\"1\")",
+        "-0",
+        "0",
+        "0.5",
+        "pow(2, -1)",
+        "1e2",
+        "100",
+        "1e300",
+    ];
+    let list = format!("[{}]", items.join(", "));
+    let evaluated =
+        |src: &str| evaluate(&crate::parser::parse_expression(src).unwrap(), &ctx).unwrap();
+    let all = evaluated(&format!("tolist({list})"));
+    let mut naive: Vec<Value> = Vec::new();
+    for item in all.element_values() {
+        if !naive
+            .iter()
+            .any(|k| matches!(k.equals(item), Value::Bool(true)))
+        {
+            naive.push(item.clone());
+        }
+    }
+    let got = evaluated(&format!("distinct({list})"));
+    assert_eq!(got.element_values().len(), naive.len());
+    for (g, n) in got.element_values().into_iter().zip(&naive) {
+        assert!(g.raw_equals(n), "{g:?} {n:?}");
+    }
+    assert_eq!(naive.len(), 5, "1, -0, 0.5, 100, 1e300");
+}
