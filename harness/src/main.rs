@@ -36,6 +36,15 @@ enum Command {
         /// The HCL version for requests that name none.
         #[arg(long, default_value = "2.24", value_parser = parse_version)]
         hcl_version: Version,
+        /// Seconds one request may take; a request still running then is
+        /// answered `crash` and the next one goes to a fresh thread
+        /// (default: no limit).
+        #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+        timeout: Option<std::time::Duration>,
+        /// The longest request line, in bytes; a longer one is answered
+        /// with a request error.
+        #[arg(long, value_name = "N", default_value_t = hclspec::serve::DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
     },
     /// Print every case that applies to a version as one JSON line.
     Export {
@@ -103,14 +112,32 @@ fn parse_version(s: &str) -> Result<Version, String> {
     s.parse()
 }
 
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs > 0.0 => Ok(std::time::Duration::from_secs_f64(secs)),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
         Command::Run(run) => cli::run(&run),
         Command::Matrix(m) => cli::matrix(&m),
-        Command::Serve { hcl_version } => hclspec::serve::serve_stdio(hcl_version)
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(anyhow::Error::from),
+        Command::Serve {
+            hcl_version,
+            timeout,
+            max_line_bytes,
+        } => {
+            let options = hclspec::serve::ServeOptions {
+                default_version: hcl_version,
+                max_line_bytes,
+                timeout,
+            };
+            hclspec::serve::serve_stdio(options)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(anyhow::Error::from)
+        }
         Command::Export {
             hcl_version,
             corpus,
