@@ -271,8 +271,12 @@ mod tests {
     use std::rc::Rc;
 
     fn run(input: &[u8]) -> Vec<Response> {
+        run_with(input, ServeOptions::new(Version::V2_24))
+    }
+
+    fn run_with(input: &[u8], options: ServeOptions) -> Vec<Response> {
         let mut out = Vec::new();
-        serve(input, &mut out, Version::V2_24).unwrap();
+        serve_with(input, &mut out, options).unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()
@@ -367,17 +371,11 @@ mod tests {
             "1".repeat(500)
         );
         input.push_str("{\"id\":\"after\",\"kind\":\"expression\",\"source\":\"2\"}\n");
-        let mut out = Vec::new();
         let options = ServeOptions {
             max_line_bytes: 100,
             ..ServeOptions::new(Version::V2_24)
         };
-        serve_with(input.as_bytes(), &mut out, options).unwrap();
-        let rs: Vec<Response> = String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .map(|l| Response::parse_line(l).unwrap())
-            .collect();
+        let rs = run_with(input.as_bytes(), options);
         assert_eq!(rs.len(), 2);
         assert!(
             matches!(&rs[0].outcome, Outcome::Error(e) if e.phase == ErrorPhase::Request && e.summary.contains("longer than 100 bytes")),
@@ -393,17 +391,11 @@ mod tests {
         // bcrypt at cost 12 takes a good fraction of a second.
         let input = "{\"id\":\"slow\",\"kind\":\"expression\",\"source\":\"length(bcrypt(\\\"x\\\", 12))\"}\n\
                      {\"id\":\"next\",\"kind\":\"expression\",\"source\":\"1 + 1\"}\n";
-        let mut out = Vec::new();
         let options = ServeOptions {
             timeout: Some(Duration::from_millis(20)),
             ..ServeOptions::new(Version::V2_24)
         };
-        serve_with(input.as_bytes(), &mut out, options).unwrap();
-        let rs: Vec<Response> = String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .map(|l| Response::parse_line(l).unwrap())
-            .collect();
+        let rs = run_with(input.as_bytes(), options);
         assert_eq!(rs.len(), 2, "{rs:?}");
         assert_eq!(rs[0].id.as_deref(), Some("slow"));
         assert!(
