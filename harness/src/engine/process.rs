@@ -216,17 +216,32 @@ fn stderr_line(bytes: Vec<u8>) -> Event {
     Event::Stderr(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// Reads into `buf` and sends the complete lines; at end of file sends the
-/// unterminated rest and `closed`. Returns whether the pipe is still open,
-/// or `None` when nobody listens any more.
+/// The longest stderr line kept: the rest of a longer one is dropped.
+pub const MAX_STDERR_LINE: usize = 64 * 1024;
+
+/// A pipe's unfinished line, and whether the rest of an overlong line is
+/// being dropped.
+#[derive(Default)]
+struct Partial {
+    buf: Vec<u8>,
+    dropping: bool,
+}
+
+/// Reads into `partial` and sends the complete lines; at end of file sends
+/// the unterminated rest and `closed`. A line longer than `cap` bytes is
+/// sent cut at `cap`, marked, and the rest of it dropped as it arrives.
+/// Returns whether the pipe is still open, or `None` when nobody listens
+/// any more.
 fn pump(
     pipe: &mut dyn Read,
-    buf: &mut Vec<u8>,
+    partial: &mut Partial,
     chunk: &mut [u8],
     tx: &Sender<Event>,
     make: fn(Vec<u8>) -> Event,
     closed: fn() -> Event,
+    cap: usize,
 ) -> Option<bool> {
+    let buf = &mut partial.buf;
     match pipe.read(chunk) {
         Ok(0) => {
             if !buf.is_empty() {
@@ -236,8 +251,27 @@ fn pump(
             Some(false)
         }
         Ok(n) => {
-            buf.extend_from_slice(&chunk[..n]);
-            take_lines(buf, |l| tx.send(make(l)).is_ok()).then_some(true)
+            let mut data = &chunk[..n];
+            if partial.dropping {
+                match data.iter().position(|&b| b == b'\n') {
+                    None => return Some(true),
+                    Some(nl) => {
+                        partial.dropping = false;
+                        data = &data[nl + 1..];
+                    }
+                }
+            }
+            buf.extend_from_slice(data);
+            if !take_lines(buf, |l| tx.send(make(l)).is_ok()) {
+                return None;
+            }
+            if buf.len() > cap {
+                let mut cut: Vec<u8> = buf.drain(..).take(cap).collect();
+                cut.extend_from_slice(format!(" [line cut at {cap} bytes]").as_bytes());
+                partial.dropping = true;
+                tx.send(make(cut)).ok()?;
+            }
+            Some(true)
         }
         Err(e) if e.kind() == io::ErrorKind::Interrupted => Some(true),
         Err(e) => {
@@ -270,7 +304,7 @@ fn poll_both(
     let ready = PollFlags::IN | PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL;
     let mut out = Some(stdout);
     let mut err = Some(stderr);
-    let (mut out_buf, mut err_buf) = (Vec::new(), Vec::new());
+    let (mut out_buf, mut err_buf) = (Partial::default(), Partial::default());
     let mut chunk = vec![0u8; CHUNK];
     while out.is_some() || err.is_some() {
         let (err_ready, out_ready) = {
@@ -296,9 +330,15 @@ fn poll_both(
         };
         if err_ready {
             let pipe = err.as_mut().expect("polled");
-            match pump(pipe, &mut err_buf, &mut chunk, &tx, stderr_line, || {
-                Event::StderrClosed
-            }) {
+            match pump(
+                pipe,
+                &mut err_buf,
+                &mut chunk,
+                &tx,
+                stderr_line,
+                || Event::StderrClosed,
+                MAX_STDERR_LINE,
+            ) {
                 Some(true) => {}
                 Some(false) => err = None,
                 None => return,
@@ -308,9 +348,15 @@ fn poll_both(
         }
         if out_ready {
             let pipe = out.as_mut().expect("polled");
-            match pump(pipe, &mut out_buf, &mut chunk, &tx, Event::Line, || {
-                Event::StdoutClosed
-            }) {
+            match pump(
+                pipe,
+                &mut out_buf,
+                &mut chunk,
+                &tx,
+                Event::Line,
+                || Event::StdoutClosed,
+                usize::MAX,
+            ) {
                 Some(true) => {}
                 Some(false) => out = None,
                 None => return,
@@ -331,20 +377,30 @@ fn spawn_readers(
     thread::Builder::new()
         .name("hclspec-engine-stdout".into())
         .spawn(move || {
-            let (mut buf, mut chunk) = (Vec::new(), vec![0u8; CHUNK]);
-            while let Some(true) = pump(&mut stdout, &mut buf, &mut chunk, &tx, Event::Line, || {
-                Event::StdoutClosed
-            }) {}
+            let (mut buf, mut chunk) = (Partial::default(), vec![0u8; CHUNK]);
+            while let Some(true) = pump(
+                &mut stdout,
+                &mut buf,
+                &mut chunk,
+                &tx,
+                Event::Line,
+                || Event::StdoutClosed,
+                usize::MAX,
+            ) {}
         })?;
     thread::Builder::new()
         .name("hclspec-engine-stderr".into())
         .spawn(move || {
-            let (mut buf, mut chunk) = (Vec::new(), vec![0u8; 4096]);
-            while let Some(true) =
-                pump(&mut stderr, &mut buf, &mut chunk, &tx2, stderr_line, || {
-                    Event::StderrClosed
-                })
-            {}
+            let (mut buf, mut chunk) = (Partial::default(), vec![0u8; 4096]);
+            while let Some(true) = pump(
+                &mut stderr,
+                &mut buf,
+                &mut chunk,
+                &tx2,
+                stderr_line,
+                || Event::StderrClosed,
+                MAX_STDERR_LINE,
+            ) {}
         })?;
     Ok(())
 }
@@ -387,5 +443,31 @@ mod tests {
         let status = p.finish(&mut rest);
         assert_eq!(status.and_then(|s| s.code()), Some(4));
         assert!(rest.is_empty(), "{rest:?}");
+    }
+
+    #[test]
+    fn an_overlong_stderr_line_is_cut_and_the_next_one_kept() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut partial = Partial::default();
+        let mut chunk = vec![0u8; 8];
+        let mut input: &[u8] = b"0123456789abcdef\nnext\n";
+        while let Some(true) = pump(
+            &mut input,
+            &mut partial,
+            &mut chunk,
+            &tx,
+            stderr_line,
+            || Event::StderrClosed,
+            10,
+        ) {}
+        let lines: Vec<String> = rx
+            .try_iter()
+            .filter_map(|e| match e {
+                Event::Stderr(l) => Some(l),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lines, ["0123456789 [line cut at 10 bytes]", "next"]);
+        assert!(partial.buf.len() <= 10);
     }
 }
