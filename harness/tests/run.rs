@@ -296,6 +296,30 @@ fn wrong_and_out_of_order_ids_are_protocol_errors() {
 }
 
 #[test]
+fn a_second_answer_is_charged_to_the_request_answered_twice() {
+    let run = run_filtered(Some(&engine("twice.py")), &["--timeout", "5"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let report = run.json();
+    assert_outcomes(&report, |id| {
+        if last_digit(id) == '3' {
+            "protocol-error"
+        } else {
+            "unsupported"
+        }
+    });
+    for (id, outcome, message, _) in cases(&report) {
+        if outcome == "protocol-error" {
+            assert!(
+                message.contains("answered this request twice"),
+                "{id}: {message}"
+            );
+        }
+    }
+    // Nothing was restarted: the stream stayed in step.
+    assert_eq!(report["restarts"], 0);
+}
+
+#[test]
 fn stderr_is_attributed_to_the_case_in_flight() {
     let want = |id: &str| {
         if id.ends_with('1') {

@@ -201,6 +201,22 @@ impl Child {
     /// words before dying), else with the oldest request in flight when
     /// they arrived.
     fn run_requests(&mut self, requests: &[Request], done: &mut dyn FnMut(usize, Exchange)) {
+        // Each answer is passed on only when the next one arrives (or the
+        // run ends), so that an engine that answers a request twice has the
+        // second answer charged to that request, not to the next one.
+        let held = std::cell::RefCell::new(Held::default());
+        self.run_requests_held(requests, &held, &mut |i, x| {
+            held.borrow_mut().push(i, x, done)
+        });
+        held.into_inner().flush(done);
+    }
+
+    fn run_requests_held(
+        &mut self,
+        requests: &[Request],
+        held: &std::cell::RefCell<Held>,
+        done: &mut dyn FnMut(usize, Exchange),
+    ) {
         let n = requests.len();
         let mut next = 0;
         // Indices in flight, oldest first, with when each was sent.
@@ -303,6 +319,10 @@ impl Child {
                             continue;
                         }
                         Err(e) => {
+                            if held.borrow_mut().answered_again(&bytes, requests) {
+                                // In step again: the head's answer is next.
+                                continue;
+                            }
                             // The output may be out of step: never read it again.
                             let mut lines = stderr.take();
                             process.abort(&mut lines);
@@ -478,6 +498,44 @@ impl CaseStderr {
             self.dropped = 0;
         }
         lines
+    }
+}
+
+/// The last answered request, not yet passed on.
+#[derive(Default)]
+struct Held {
+    last: Option<(usize, Exchange)>,
+}
+
+const MSG_ANSWERED_TWICE: &str = "the engine answered this request twice";
+
+impl Held {
+    fn push(&mut self, index: usize, exchange: Exchange, done: &mut dyn FnMut(usize, Exchange)) {
+        if let Some((i, x)) = self.last.replace((index, exchange)) {
+            done(i, x);
+        }
+    }
+
+    fn flush(self, done: &mut dyn FnMut(usize, Exchange)) {
+        if let Some((i, x)) = self.last {
+            done(i, x);
+        }
+    }
+
+    /// Whether `line` is a second answer to the held request, which then
+    /// fails with the second answer as its error.
+    fn answered_again(&mut self, line: &[u8], requests: &[Request]) -> bool {
+        let Some((i, held)) = &mut self.last else {
+            return false;
+        };
+        if !matches!(held.result, Ok(_)) || check_response(line, &requests[*i]).is_err() {
+            return false;
+        }
+        held.result = Err(ChildError::Protocol {
+            line: String::from_utf8_lossy(line).trim_end().to_string(),
+            reason: MSG_ANSWERED_TWICE.into(),
+        });
+        true
     }
 }
 
