@@ -272,13 +272,21 @@ fn garbage_output_is_a_protocol_error() {
     assert_eq!(report["restarts"], count_ending("24"));
 }
 
-#[test]
-fn wrong_and_out_of_order_ids_are_protocol_errors() {
-    let run = run_filtered(Some(&engine("wrong_ids.py")), &["--timeout", "1"]);
+/// Runs `script`; the cases whose id ends in one of `digits` must be
+/// protocol errors whose message `says` (given the id), the others
+/// unsupported. Returns the report.
+fn protocol_errors_for(
+    script: &str,
+    timeout: &str,
+    digits: &str,
+    says: impl Fn(&str) -> String,
+) -> Json {
+    let run = run_filtered(Some(&engine(script)), &["--timeout", timeout]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
     let report = run.json();
     assert_outcomes(&report, |id| {
-        if "68".contains(last_digit(id)) {
+        if digits.contains(last_digit(id)) {
             "protocol-error"
         } else {
             "unsupported"
@@ -286,35 +294,24 @@ fn wrong_and_out_of_order_ids_are_protocol_errors() {
     });
     for (id, outcome, message, _) in cases(&report) {
         if outcome == "protocol-error" {
-            assert!(
-                message.contains(&format!("the id is not the request's \"{id}\"")),
-                "{id}: {message}"
-            );
+            assert!(message.contains(&says(&id)), "{id}: {message}");
         }
     }
-    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+    report
+}
+
+#[test]
+fn wrong_and_out_of_order_ids_are_protocol_errors() {
+    protocol_errors_for("wrong_ids.py", "1", "68", |id| {
+        format!("the id is not the request's \"{id}\"")
+    });
 }
 
 #[test]
 fn a_second_answer_is_charged_to_the_request_answered_twice() {
-    let run = run_filtered(Some(&engine("twice.py")), &["--timeout", "5"]);
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
-    let report = run.json();
-    assert_outcomes(&report, |id| {
-        if last_digit(id) == '3' {
-            "protocol-error"
-        } else {
-            "unsupported"
-        }
+    let report = protocol_errors_for("twice.py", "5", "3", |_| {
+        "the engine answered this request twice".to_string()
     });
-    for (id, outcome, message, _) in cases(&report) {
-        if outcome == "protocol-error" {
-            assert!(
-                message.contains("answered this request twice"),
-                "{id}: {message}"
-            );
-        }
-    }
     // Nothing was restarted: the stream stayed in step.
     assert_eq!(report["restarts"], 0);
 }
