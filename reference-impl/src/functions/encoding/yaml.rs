@@ -103,6 +103,8 @@ const MAX_ALIAS_COPIES: usize = 1_000_000;
 fn parse_events(src: &str) -> Vec<Result<Event, String>> {
     // go-cty-yaml parses an empty document as a single line break.
     let src = if src.is_empty() { "\n" } else { src };
+    let escaped = escape_flow_tag_indicators(src);
+    let src = escaped.as_deref().unwrap_or(src);
     // The Rust port of libyaml panics on a block scalar whose last line
     // ends the input without a line break (libyaml reads its terminating
     // NUL there), so the input always gets a final break; see
@@ -154,6 +156,135 @@ fn parse_events(src: &str) -> Vec<Result<Event, String>> {
             }
         }
     }
+}
+
+/// Go's YAML scanner (go-yaml, as go-cty-yaml has it) reads `,`, `[` and
+/// `]` as part of a tag even inside a flow collection, where the Rust port
+/// of libyaml ends the tag before them: `[!a]` is the tag `!a]` in Go (an
+/// "unsupported tag" error) but a tag `!a` followed by `]` in the port
+/// (a scanner error), and `[!a, b]` makes the port panic. Those characters
+/// are percent-escaped inside such tags, which both scanners decode, so
+/// that the port reads the tag Go reads. Nothing else changes; `None`
+/// when there is nothing to escape.
+///
+/// The tags are found with a small lexer: quoted scalars, comments, block
+/// scalars (skipped by indentation) and flow collections; a tag starts at
+/// a `!` that begins a token inside a flow collection.
+fn escape_flow_tag_indicators(src: &str) -> Option<String> {
+    let bytes = src.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut flow = 0usize;
+    let mut i = 0;
+    let mut line_indent = 0usize;
+    let mut at_line_start = true;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let token_start = at_line_start
+            || matches!(bytes[i - 1], b' ' | b'\t')
+            || (flow > 0 && matches!(bytes[i - 1], b'[' | b'{' | b','));
+        match c {
+            b'\n' | b'\r' => {
+                at_line_start = true;
+                line_indent = 0;
+                i += 1;
+                while i < bytes.len() && bytes[i] == b' ' {
+                    line_indent += 1;
+                    i += 1;
+                }
+                continue;
+            }
+            b'#' if token_start => {
+                while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' if token_start || flow > 0 => {
+                i = skip_quoted(bytes, i);
+            }
+            b'|' | b'>' if flow == 0 && token_start => {
+                // A block scalar: its lines are those indented past the
+                // line of its indicator (and blank lines).
+                while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+                loop {
+                    let line_end = bytes[i..]
+                        .iter()
+                        .skip(1)
+                        .position(|&b| b == b'\n')
+                        .map_or(bytes.len(), |p| i + 1 + p);
+                    if i >= bytes.len() {
+                        break;
+                    }
+                    let line = &bytes[(i + 1).min(bytes.len())..line_end];
+                    let indent = line.iter().take_while(|&&b| b == b' ').count();
+                    let blank = line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'));
+                    if !blank && indent <= line_indent {
+                        break;
+                    }
+                    i = line_end;
+                }
+                continue;
+            }
+            b'[' | b'{' if flow > 0 || token_start => flow += 1,
+            b']' | b'}' if flow > 0 => flow -= 1,
+            b'!' if flow > 0 && token_start && bytes.get(i + 1) != Some(&b'<') => {
+                // The handle, then the URI characters Go allows.
+                let mut j = i + 1;
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'_' | b'-'))
+                {
+                    j += 1;
+                }
+                if bytes.get(j) == Some(&b'!') {
+                    j += 1;
+                }
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_alphanumeric()
+                        || b"-_;/?:@&=+$,.!~*'()[]%".contains(&bytes[j]))
+                {
+                    if matches!(bytes[j], b',' | b'[' | b']') {
+                        let text = out.get_or_insert_with(String::new);
+                        text.push_str(&src[copied..j]);
+                        text.push_str(match bytes[j] {
+                            b',' => "%2C",
+                            b'[' => "%5B",
+                            _ => "%5D",
+                        });
+                        copied = j + 1;
+                    }
+                    j += 1;
+                }
+                i = j;
+                at_line_start = false;
+                continue;
+            }
+            _ => {}
+        }
+        at_line_start = at_line_start && c == b' ';
+        i += 1;
+    }
+    out.map(|mut text| {
+        text.push_str(&src[copied..]);
+        text
+    })
+}
+
+/// The index just past the quoted scalar that starts at `start`.
+fn skip_quoted(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes[start];
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// Whether the line break appended to `src` (giving `text`) added one to
