@@ -118,10 +118,28 @@ fn parse_events(src: &str) -> Vec<Result<Event, String>> {
     let mut parser = Parser::new();
     parser.set_input_string(&mut input);
     let mut events = Vec::new();
+    // The decoder stops at a collection nested deeper than it builds
+    // values; reading past that point could only cost time (the port
+    // slows down with depth).
+    let mut depth = 0usize;
     loop {
         match parser.parse() {
             Ok(mut e) => {
                 let end = matches!(e.data, EventData::StreamEnd);
+                match e.data {
+                    EventData::SequenceStart { .. } | EventData::MappingStart { .. } => {
+                        depth += 1;
+                        if depth > MAX_VALUE_DEPTH + 1 {
+                            events.push(Ok(e));
+                            events.push(Err(TOO_DEEP.to_string()));
+                            return events;
+                        }
+                    }
+                    EventData::SequenceEnd | EventData::MappingEnd => {
+                        depth = depth.saturating_sub(1);
+                    }
+                    _ => {}
+                }
                 if needs_break && e.end_mark.index >= src.len() as u64 {
                     if let EventData::Scalar {
                         value,
