@@ -8,6 +8,13 @@ use hclspec::locate::CORPUS_ENV;
 use hclspec_harness::{Harness, Version};
 
 fn main() {
+    // Some cases nest 10,000 levels deep: the reference's parser and
+    // evaluator find stack room as they recurse, but walking the deep
+    // values they build needs more than the 2 MiB of a default test
+    // thread. Trial threads are spawned after this.
+    if std::env::var_os("RUST_MIN_STACK").is_none() {
+        std::env::set_var("RUST_MIN_STACK", (64usize << 20).to_string());
+    }
     let reference = Reference::new(Version::default());
     let mut harness = Harness::new(move |request| reference.evaluate(request));
     if let Some(dir) = std::env::var_os(CORPUS_ENV) {

@@ -47,10 +47,18 @@ fn hostile_requests_are_answered_and_the_next_one_too() {
         (
             "deep-type",
             format!(
-                "convert([], {}string{})",
+                "length(convert([], {}string{}))",
                 "list(".repeat(3_000),
                 ")".repeat(3_000)
             ),
+        ),
+        (
+            "deep-brackets",
+            format!("length({}1{})", "[".repeat(20_000), "]".repeat(20_000)),
+        ),
+        (
+            "deep-equality",
+            format!("{0}1{1} == {0}1{1}", "[".repeat(20_000), "]".repeat(20_000)),
         ),
     ];
     let mut input = String::new();

@@ -191,3 +191,64 @@ pub struct Block {
     pub labels: Vec<(String, Span)>,
     pub body: Body,
 }
+
+/// Dropping a tree takes its nodes apart one at a time, with a list of its
+/// own rather than by recursion, so that the deepest tree the parser
+/// accepts is dropped on any stack.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut pending: Vec<Expr> = Vec::new();
+        take_children(&mut self.kind, &mut pending);
+        while let Some(mut expr) = pending.pop() {
+            take_children(&mut expr.kind, &mut pending);
+        }
+    }
+}
+
+/// Moves the child expressions of `kind` to `out`, leaving it a leaf.
+fn take_children(kind: &mut ExprKind, out: &mut Vec<Expr>) {
+    match std::mem::replace(kind, ExprKind::AnonSymbol) {
+        ExprKind::Literal(_) | ExprKind::ScopeTraversal { .. } | ExprKind::AnonSymbol => {}
+        ExprKind::Parentheses(e)
+        | ExprKind::TemplateJoin(e)
+        | ExprKind::TemplateWrap(e)
+        | ExprKind::RelativeTraversal { source: e, .. }
+        | ExprKind::Unary { operand: e, .. } => out.push(*e),
+        ExprKind::Index { collection, key } => {
+            out.push(*collection);
+            out.push(*key);
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            out.push(*lhs);
+            out.push(*rhs);
+        }
+        ExprKind::Splat { source, each } => {
+            out.push(*source);
+            out.push(*each);
+        }
+        ExprKind::Conditional {
+            condition,
+            true_result,
+            false_result,
+        } => {
+            out.push(*condition);
+            out.push(*true_result);
+            out.push(*false_result);
+        }
+        ExprKind::FunctionCall { args, .. } => out.extend(args),
+        ExprKind::TupleCons(items) | ExprKind::Template(items) => out.extend(items),
+        ExprKind::ObjectCons(items) => {
+            for item in items {
+                out.push(item.key.expr);
+                out.push(item.value);
+            }
+        }
+        ExprKind::For(f) => {
+            let f = *f;
+            out.push(f.collection);
+            out.extend(f.key);
+            out.push(f.value);
+            out.extend(f.condition);
+        }
+    }
+}

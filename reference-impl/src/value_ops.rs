@@ -41,6 +41,14 @@ impl Value {
     /// are compared in key order (Go visits them in random order, which
     /// only matters when one pair is unknown and another unequal).
     pub fn equals(&self, other: &Value) -> Value {
+        self.equals_typed(other, false)
+    }
+
+    /// `equals`, told whether the two values are known to have the same,
+    /// wholly known type (the elements of two such values have): then the
+    /// types are not compared again, which would cost time in proportion
+    /// to the depth at every level of a deep value.
+    fn equals_typed(&self, other: &Value, same_known_type: bool) -> Value {
         let unknown = Value::Unknown(Type::Bool);
         match (self.is_known(), other.is_known()) {
             (false, false) => return unknown,
@@ -66,15 +74,20 @@ impl Value {
             (true, false) | (false, true) => return Value::Bool(false),
             (false, false) => {}
         }
-        let (lt, rt) = (self.ty(), other.ty());
-        if !self.has_wholly_known_type() || !other.has_wholly_known_type() {
-            if !lt.conforms_to(&rt) && !rt.conforms_to(&lt) {
+        // The types are compared, then let go before the elements are:
+        // held during the recursion, every level's type would be alive at
+        // once, quadratic in the depth of the value.
+        if !same_known_type {
+            let (lt, rt) = (self.ty(), other.ty());
+            if !self.has_wholly_known_type() || !other.has_wholly_known_type() {
+                if !lt.conforms_to(&rt) && !rt.conforms_to(&lt) {
+                    return Value::Bool(false);
+                }
+                return unknown;
+            }
+            if lt != rt {
                 return Value::Bool(false);
             }
-            return unknown;
-        }
-        if lt != rt {
-            return Value::Bool(false);
         }
         Value::Bool(match (self, other) {
             (Value::Number(a), Value::Number(b)) => a.cty_equals(b),
@@ -200,7 +213,7 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, Option<&'a Value>)>) ->
         let Some(b) = b else {
             return Some(false);
         };
-        match a.equals(b) {
+        match a.equals_typed(b, true) {
             Value::Bool(true) => {}
             Value::Bool(false) => return Some(false),
             _ => return None,

@@ -44,9 +44,12 @@ use scan::ScanMode;
 use token::TokenKind;
 
 /// The deepest nesting the parser accepts, and the greatest height of any
-/// tree it returns. `hclsyntax` has no such limit; deeper input fails with
-/// an "Expression nested too deeply" parse error.
-pub const MAX_NESTING_DEPTH: usize = 128;
+/// tree it returns: far beyond what configurations write (the corpus
+/// nests 10,000 levels), and low enough that walking a tree or a value
+/// this deep stays within the evaluation stack. `hclsyntax` has no such
+/// limit; deeper input fails with an "Expression nested too deeply" parse
+/// error.
+pub const MAX_NESTING_DEPTH: usize = 100_000;
 
 /// Parses a whole source text as one expression (`hclsyntax.ParseExpression`):
 /// leading/trailing whitespace, newlines and comments allowed, nothing else.

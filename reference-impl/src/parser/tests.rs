@@ -502,9 +502,8 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let nested = |n: usize, open: &str, middle: &str, close: &str| {
         format!("{}{middle}{}", open.repeat(n), close.repeat(n))
     };
-    const DEEP: usize = 100_000;
-    // Less deep where a level takes many tokens, to keep debug runs quick.
-    const LESS: usize = 20_000;
+    const DEEP: usize = MAX_NESTING_DEPTH + 1;
+    const LESS: usize = DEEP;
     let expressions = [
         nested(DEEP, "(", "a", ")"),
         nested(DEEP, "(", "a", ""),
@@ -543,6 +542,16 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert!(parse_expression(&format!("a{}", ".b".repeat(LESS))).is_ok());
     assert!(parse_expression(&format!("[{}]", "1,".repeat(LESS))).is_ok());
     assert!(parse_template(&"${a}x".repeat(LESS)).is_ok());
+    // Below the limit, every construct nests 10,000 deep (HCL has no
+    // limit); the trees are dropped without recursion.
+    for source in [
+        nested(10_000, "(", "a", ")"),
+        nested(10_000, "[for x in ", "a", ":x]"),
+        nested(10_000, "\"${", "a", "}\""),
+        nested(10_000, "", "1", "+1"),
+    ] {
+        assert!(parse_expression(&source).is_ok(), "{}", &source[..20]);
+    }
 }
 
 #[test]

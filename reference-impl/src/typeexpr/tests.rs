@@ -72,9 +72,20 @@ fn a_default_must_be_a_constant_of_the_attribute_type() {
 }
 
 #[test]
-fn deep_constraints_are_refused_not_overflowed() {
-    let source = format!("{}string{}", "list(".repeat(5000), ")".repeat(5000));
-    assert!(parse(&source).is_err());
+fn deep_constraints_are_read_and_deeper_ones_refused() {
+    let deep = |n: usize| format!("{}string{}", "list(".repeat(n), ")".repeat(n));
+    let c = parse(&deep(2_000)).unwrap();
+    let v = as_variable(
+        &Value::list(Type::String, Vec::new()),
+        &c,
+        HclVersion::V2_24,
+    );
+    assert!(v.is_err(), "a list of strings is not a list of lists");
+    let n = crate::parser::MAX_NESTING_DEPTH + 1;
+    assert_eq!(
+        parse(&deep(n)).unwrap_err().summary,
+        "Expression nested too deeply"
+    );
 }
 
 #[test]
