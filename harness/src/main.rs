@@ -45,6 +45,15 @@ enum Command {
         /// with a request error.
         #[arg(long, value_name = "N", default_value_t = hclspec::serve::DEFAULT_MAX_LINE_BYTES)]
         max_line_bytes: usize,
+        /// Evaluation steps one request may take (expression nodes
+        /// evaluated, elements of function results) before it is answered
+        /// with an "Evaluation budget exceeded" error.
+        #[arg(long, value_name = "N", default_value_t = hclspec_reference::eval::budget::Budget::DEFAULT.steps)]
+        max_steps: u64,
+        /// Bytes of strings that functions and templates of one request may
+        /// return.
+        #[arg(long, value_name = "N", default_value_t = hclspec_reference::eval::budget::Budget::DEFAULT.bytes)]
+        max_bytes: u64,
     },
     /// Print every case that applies to a version as one JSON line.
     Export {
@@ -128,11 +137,17 @@ fn main() -> ExitCode {
             hcl_version,
             timeout,
             max_line_bytes,
+            max_steps,
+            max_bytes,
         } => {
             let options = hclspec::serve::ServeOptions {
                 default_version: hcl_version,
                 max_line_bytes,
                 timeout,
+                budget: hclspec_reference::eval::budget::Budget {
+                    steps: max_steps,
+                    bytes: max_bytes,
+                },
             };
             hclspec::serve::serve_stdio(options)
                 .map(|()| ExitCode::SUCCESS)

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use crate::engine::{decode_scope, Variables};
 use crate::engine::{Reference, EVAL_STACK_SIZE};
 use hclspec_protocol::{ErrorBody, Outcome, Request, Response, Version};
+use hclspec_reference::eval::budget::Budget;
 
 /// How `serve` treats its input.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +24,8 @@ pub struct ServeOptions {
     /// is answered `crash` and left to finish on its own thread; the next
     /// request goes to a fresh one. `None`: no limit (and no thread).
     pub timeout: Option<Duration>,
+    /// How much work one evaluation may do.
+    pub budget: Budget,
 }
 
 /// The default longest request line: 64 MiB.
@@ -34,6 +37,7 @@ impl ServeOptions {
             default_version,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             timeout: None,
+            budget: Budget::DEFAULT,
         }
     }
 }
@@ -50,8 +54,8 @@ pub fn serve(input: impl Read, output: impl Write, default_version: Version) -> 
 /// [`serve`] with options.
 pub fn serve_with(input: impl Read, output: impl Write, options: ServeOptions) -> io::Result<()> {
     let mut answerer = match options.timeout {
-        None => Answerer::Here(Box::new(Here::new(options.default_version))),
-        Some(limit) => Answerer::Worker(Worker::start(options.default_version)?, limit),
+        None => Answerer::Here(Box::new(Here::new(&options))),
+        Some(limit) => Answerer::Worker(Worker::start(&options)?, limit),
     };
     let mut input = BufReader::with_capacity(BUFFER, input);
     let mut output = BufWriter::with_capacity(BUFFER, output);
@@ -73,7 +77,7 @@ pub fn serve_with(input: impl Read, output: impl Write, options: ServeOptions) -
                 ))),
             })
         } else {
-            answerer.answer(std::mem::take(&mut buf), options.default_version)?
+            answerer.answer(std::mem::take(&mut buf), &options)?
         };
         if let Some(response) = response {
             let mut line = response.to_line();
@@ -95,7 +99,7 @@ enum Answerer {
 }
 
 impl Answerer {
-    fn answer(&mut self, line: Vec<u8>, version: Version) -> io::Result<Option<Response>> {
+    fn answer(&mut self, line: Vec<u8>, options: &ServeOptions) -> io::Result<Option<Response>> {
         match self {
             Answerer::Here(here) => Ok(here.answer(&line)),
             Answerer::Worker(worker, limit) => {
@@ -109,7 +113,7 @@ impl Answerer {
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         // The worker finishes (or not) on its own; its
                         // channels are dropped with it.
-                        *worker = Worker::start(version)?;
+                        *worker = Worker::start(options)?;
                         Ok(Some(Response {
                             id,
                             outcome: Outcome::Crash(format!(
@@ -143,12 +147,13 @@ struct Here {
 }
 
 impl Here {
-    fn new(default_version: Version) -> Here {
+    fn new(options: &ServeOptions) -> Here {
         Here {
             engine: Reference {
-                default_version,
+                default_version: options.default_version,
                 // serve runs on threads with a large stack.
                 large_stack: false,
+                budget: options.budget,
             },
             scopes: ScopeCache::default(),
         }
@@ -166,14 +171,15 @@ struct Worker {
 }
 
 impl Worker {
-    fn start(default_version: Version) -> io::Result<Worker> {
+    fn start(options: &ServeOptions) -> io::Result<Worker> {
+        let options = *options;
         let (requests, inbox) = mpsc::channel::<Vec<u8>>();
         let (outbox, answers) = mpsc::channel();
         std::thread::Builder::new()
             .name("hclspec-serve-worker".into())
             .stack_size(EVAL_STACK_SIZE)
             .spawn(move || {
-                let mut here = Here::new(default_version);
+                let mut here = Here::new(&options);
                 for line in inbox {
                     if outbox.send(here.answer(&line)).is_err() {
                         return;

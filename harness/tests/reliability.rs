@@ -42,6 +42,11 @@ fn hostile_requests_are_answered_and_the_next_one_too() {
             format!("{}1{}", "(".repeat(5_000), ")".repeat(5_000)),
         ),
         ("huge-range", "range(1e9)".to_string()),
+        (
+            "nested-for-bomb",
+            "length([for a in range(1000) : [for b in range(1000) : [for c in range(100) : 1]]])"
+                .to_string(),
+        ),
         ("huge-pow", "pow(2, 1e9)".to_string()),
         ("huge-format", r#"format("%1000000000d", 1)"#.to_string()),
         (
@@ -107,6 +112,16 @@ fn hostile_requests_are_answered_and_the_next_one_too() {
         assert_eq!(next["id"], format!("{id}-next"));
         assert_eq!(next["result"]["value"], 2, "{id}: {next}");
     }
+    let bomb = sources
+        .iter()
+        .position(|(id, _)| *id == "nested-for-bomb")
+        .unwrap();
+    assert_eq!(
+        answers[2 * bomb]["error"]["summary"],
+        "Evaluation budget exceeded",
+        "{}",
+        answers[2 * bomb]
+    );
     let tail = &answers[2 * sources.len()..];
     assert_eq!(tail[0]["error"]["phase"], "request", "{}", tail[0]);
     assert_eq!(tail[1]["error"]["phase"], "request", "{}", tail[1]);

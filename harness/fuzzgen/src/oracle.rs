@@ -79,6 +79,7 @@ impl ReferenceOracle {
             reference: Reference {
                 default_version: version,
                 large_stack: false,
+                budget: hclspec_reference::eval::budget::Budget::DEFAULT,
             },
         }
     }

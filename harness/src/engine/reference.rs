@@ -8,6 +8,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
+use hclspec_reference::eval::budget::Budget;
 use hclspec_reference::eval::Context;
 
 use super::{ChildError, Engine, Exchange};
@@ -32,6 +33,8 @@ pub struct Reference {
     /// Make sure each evaluation has room: with little stack left it moves
     /// to a new stack of [`EVAL_STACK_SIZE`].
     pub large_stack: bool,
+    /// How much work one evaluation may do.
+    pub budget: Budget,
 }
 
 impl Reference {
@@ -39,6 +42,7 @@ impl Reference {
         Reference {
             default_version,
             large_stack: true,
+            budget: Budget::DEFAULT,
         }
     }
 
@@ -72,7 +76,9 @@ impl Reference {
                         Err(outcome) => return outcome,
                     },
                 };
-                evaluate_unguarded(req, version, variables)
+                hclspec_reference::eval::budget::with_budget(self.budget, || {
+                    evaluate_unguarded(req, version, variables)
+                })
             }));
             IN_EVAL.with(|f| f.set(false));
             match result {
@@ -113,6 +119,7 @@ impl InProcess {
                 default_version,
                 // The worker already has the large stack.
                 large_stack: false,
+                budget: Budget::DEFAULT,
             },
             timeout,
             max_restarts,

@@ -258,6 +258,10 @@ pub(super) fn function_call<'a>(
         None => function.call(&values),
     };
     match result {
+        Ok(v) if !super::budget::take_value(&v) => {
+            diags.push(super::budget_error(span));
+            (Value::dynamic_unknown(), diags)
+        }
         Ok(v) => (v, diags),
         Err(e) => {
             diags.push(call_error(name, function, &args, &e, span));

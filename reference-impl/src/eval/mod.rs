@@ -8,6 +8,7 @@
 //! wholesale, so the first error of the whole is always the first error of
 //! the first child list that contributes one.
 
+pub mod budget;
 mod call;
 mod collection;
 mod conditional;
@@ -58,6 +59,19 @@ pub fn evaluate(expr: &Expr, ctx: &Context) -> Result<Value, Error> {
 pub const MAX_EVAL_DEPTH: usize = crate::parser::MAX_NESTING_DEPTH;
 
 const TOO_DEEP_SUMMARY: &str = "Expression too deeply nested";
+
+/// The error of an evaluation that ran out of its budget.
+pub(crate) fn budget_error(span: Span) -> Error {
+    let limit = budget::limit();
+    Error::eval(
+        budget::BUDGET_EXCEEDED,
+        format!(
+            "This evaluation took more than {} steps or produced more than {} bytes of strings, the limits this engine sets.",
+            limit.steps, limit.bytes
+        ),
+        span,
+    )
+}
 
 /// The first error among the diagnostics HCL would have collected.
 #[derive(Debug, Default)]
@@ -154,6 +168,12 @@ impl<'a> Evaluator<'a> {
                     format!("Expressions may nest at most {MAX_EVAL_DEPTH} levels deep."),
                     expr.span,
                 )),
+            );
+        }
+        if !budget::take(1, 0) {
+            return (
+                Value::dynamic_unknown(),
+                Diags::error(budget_error(expr.span)),
             );
         }
         self.depth += 1;
