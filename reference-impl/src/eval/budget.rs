@@ -76,6 +76,20 @@ pub(super) fn take(steps: u64, bytes: u64) -> bool {
     })
 }
 
+/// Whether a function may build a string of `bytes` bytes. If not, the
+/// budget is spent: the function may return anything cheap, and its call
+/// ends in the budget error.
+pub(crate) fn reserve_bytes(bytes: u64) -> bool {
+    LEFT.with(|c| {
+        let left = c.get();
+        if bytes <= left.bytes {
+            return true;
+        }
+        c.set(Budget { steps: 0, bytes: 0 });
+        false
+    })
+}
+
 /// Charges a value a function returned: a step per element, its strings'
 /// bytes.
 pub(super) fn take_value(value: &Value) -> bool {

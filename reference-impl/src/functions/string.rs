@@ -114,6 +114,11 @@ fn indent() -> Function {
             // Go builds the padding before looking at the string.
             let pad = padding(spaces, ' ')?;
             let text = string(&args[1]);
+            let lines = text.bytes().filter(|&b| b == b'\n').count() as u64;
+            let size = (text.len() as u64).saturating_add(lines.saturating_mul(pad.len() as u64));
+            if !crate::eval::budget::reserve_bytes(size) {
+                return Ok(Value::string(""));
+            }
             Ok(Value::string(text.replace('\n', &format!("\n{pad}"))))
         }),
     }
