@@ -58,6 +58,14 @@ fn hostile_requests_are_answered_and_the_next_one_too() {
             ),
         ),
         (
+            "deep-conditionals",
+            format!("{}1{}", "true ? ".repeat(10_000), " : 2".repeat(10_000)),
+        ),
+        (
+            "deep-calls",
+            format!("{}-1{}", "abs(".repeat(10_000), ")".repeat(10_000)),
+        ),
+        (
             "deep-brackets",
             format!("length({}1{})", "[".repeat(20_000), "]".repeat(20_000)),
         ),
