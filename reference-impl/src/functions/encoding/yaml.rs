@@ -196,11 +196,14 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
     let mut i = 0;
     let mut line_indent = 0usize;
     let mut at_line_start = true;
+    // Right after a quoted scalar ends, a new token starts.
+    let mut after_token = false;
     while i < bytes.len() {
         let c = bytes[i];
         let token_start = at_line_start
+            || std::mem::take(&mut after_token)
             || matches!(bytes[i - 1], b' ' | b'\t')
-            || (flow > 0 && matches!(bytes[i - 1], b'[' | b'{' | b','));
+            || (flow > 0 && matches!(bytes[i - 1], b'[' | b'{' | b',' | b']' | b'}'));
         match c {
             b'\n' | b'\r' => {
                 at_line_start = true;
@@ -220,6 +223,9 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
             }
             b'\'' | b'"' if token_start || flow > 0 => {
                 i = skip_quoted(bytes, i);
+                after_token = true;
+                at_line_start = false;
+                continue;
             }
             b'|' | b'>' if flow == 0 && token_start => {
                 // A block scalar: its lines are those indented past the
