@@ -42,6 +42,7 @@ fn hostile_requests_are_answered_and_the_next_one_too() {
             format!("{}1{}", "(".repeat(5_000), ")".repeat(5_000)),
         ),
         ("huge-range", "range(1e9)".to_string()),
+        ("bcrypt-cost-31", r#"bcrypt("a", 31)"#.to_string()),
         (
             "nested-for-bomb",
             "length([for a in range(1000) : [for b in range(1000) : [for c in range(100) : 1]]])"

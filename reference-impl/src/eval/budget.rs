@@ -90,6 +90,23 @@ pub(crate) fn reserve_bytes(bytes: u64) -> bool {
     })
 }
 
+/// Whether a function may do `steps` steps of work; if not, the budget is
+/// spent as with [`reserve_bytes`].
+pub(crate) fn reserve_steps(steps: u64) -> bool {
+    LEFT.with(|c| {
+        let left = c.get();
+        if steps <= left.steps {
+            c.set(Budget {
+                steps: left.steps - steps,
+                ..left
+            });
+            return true;
+        }
+        c.set(Budget { steps: 0, bytes: 0 });
+        false
+    })
+}
+
 /// Charges a value a function returned: a step per element, its strings'
 /// bytes.
 pub(super) fn take_value(value: &Value) -> bool {

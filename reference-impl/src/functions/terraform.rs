@@ -140,6 +140,13 @@ fn bcrypt() -> Function {
                 cost = BCRYPT_DEFAULT_COST;
             }
             let cost = u32::try_from(cost).unwrap_or(10);
+            // 2^cost rounds of key expansion: at the top costs this takes
+            // hours (in Go too), so it is charged to the evaluation's budget
+            // first, 64 steps per round (a round costs about what 64
+            // expression nodes do; cost 16 fits the default budget).
+            if !crate::eval::budget::reserve_steps(64u64 << cost) {
+                return Ok(Value::string(""));
+            }
             let parts =
                 ::bcrypt::hash_with_result(password, cost).map_err(|e| failed(e.to_string()))?;
             Ok(Value::string(
