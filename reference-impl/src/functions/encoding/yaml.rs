@@ -203,7 +203,7 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
         let token_start = at_line_start
             || std::mem::take(&mut after_token)
             || matches!(bytes[i - 1], b' ' | b'\t')
-            || (flow > 0 && matches!(bytes[i - 1], b'[' | b'{' | b',' | b']' | b'}'));
+            || (flow > 0 && matches!(bytes[i - 1], b'[' | b'{' | b',' | b']' | b'}' | b':'));
         match c {
             b'\n' | b'\r' => {
                 at_line_start = true;
@@ -221,7 +221,8 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
                 }
                 continue;
             }
-            b'\'' | b'"' if token_start || flow > 0 => {
+            // A quote inside a plain scalar is part of it.
+            b'\'' | b'"' if token_start => {
                 i = skip_quoted(bytes, i);
                 after_token = true;
                 at_line_start = false;
