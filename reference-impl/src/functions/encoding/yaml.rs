@@ -198,8 +198,33 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
     let mut at_line_start = true;
     // Right after a quoted scalar ends, a new token starts.
     let mut after_token = false;
+    // Inside a plain scalar, which spaces do not end: it ends at a line
+    // break, at ": " or " #", and inside a flow collection at `,[]{}`.
+    let mut plain = false;
     while i < bytes.len() {
         let c = bytes[i];
+        if plain {
+            let next_blank = matches!(bytes.get(i + 1), None | Some(b' ' | b'\t' | b'\n' | b'\r'));
+            let ends = matches!(c, b'\n' | b'\r')
+                || (c == b':'
+                    && (next_blank
+                        || (flow > 0
+                            && matches!(
+                                bytes.get(i + 1),
+                                Some(b',' | b'[' | b']' | b'{' | b'}')
+                            ))))
+                || (c == b'#' && matches!(bytes[i - 1], b' ' | b'\t'))
+                || (flow > 0 && matches!(c, b',' | b'[' | b']' | b'{' | b'}'));
+            if !ends {
+                i += 1;
+                continue;
+            }
+            plain = false;
+            if c == b':' {
+                i += 1;
+                continue;
+            }
+        }
         let token_start = at_line_start
             || std::mem::take(&mut after_token)
             || matches!(bytes[i - 1], b' ' | b'\t')
@@ -286,6 +311,29 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
                 at_line_start = false;
                 continue;
             }
+            // Indicators followed by a blank: a sequence entry, a key, a
+            // value.
+            b'-' | b'?' | b':'
+                if token_start
+                    && matches!(bytes.get(i + 1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) => {}
+            // In a flow collection a value may follow its key's ':' directly
+            // (JSON style).
+            b':' if token_start && flow > 0 => {}
+            // An anchor or an alias runs to the next blank or flow indicator.
+            b'&' | b'*' if token_start => {
+                i += 1;
+                while i < bytes.len()
+                    && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r')
+                    && !(flow > 0 && matches!(bytes[i], b',' | b'[' | b']' | b'{' | b'}'))
+                {
+                    i += 1;
+                }
+                after_token = true;
+                at_line_start = false;
+                continue;
+            }
+            b',' | b' ' | b'\t' => {}
+            _ if token_start => plain = true,
             _ => {}
         }
         at_line_start = at_line_start && c == b' ';
