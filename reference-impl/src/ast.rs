@@ -56,6 +56,10 @@ pub enum ExprKind {
         name: String,
         args: Vec<Expr>,
         expand_final: bool,
+        /// The name, through its last `::` part, and the opening
+        /// parenthesis: newlines may separate them.
+        name_span: Span,
+        open_span: Span,
     },
     Conditional {
         condition: Box<Expr>,

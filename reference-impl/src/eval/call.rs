@@ -3,7 +3,7 @@
 //! happen here; null, unknown and type rules inside the call are
 //! `Function::call`'s.
 
-use super::{last_char_span, start_range, template_string, text_span, Diags, Evaluated, Evaluator};
+use super::{last_char_span, start_range, template_string, Diags, Evaluated, Evaluator};
 use crate::ast::Expr;
 use crate::convert::convert;
 use crate::error::{Error, Span};
@@ -83,9 +83,13 @@ pub(super) fn function_call<'a>(
     arg_exprs: &'a [Expr],
     expand_final: bool,
     span: Span,
+    name_span: Span,
+    open_span: Span,
 ) -> Evaluated {
+    // The name and the opening parenthesis, where HCL reports a failed call.
+    let head = Span::new(name_span.start, open_span.end);
     let Some(function) = lookup(name, ev.version()) else {
-        let error = unknown_function(name, ev.version(), text_span(span.start, name));
+        let error = unknown_function(name, ev.version(), name_span);
         return (Value::dynamic_unknown(), Diags::error(error));
     };
 
@@ -159,7 +163,7 @@ pub(super) fn function_call<'a>(
         let e = CallError::general(format!(
             "cannot recursively call {plain_name} from inside another template function"
         ));
-        diags.push(call_error(name, function, &args, &e, span));
+        diags.push(call_error(name, function, &args, &e, span, head));
         return (Value::dynamic_unknown(), diags);
     }
     if function.name == functions::TEMPLATE_STRING {
@@ -181,14 +185,14 @@ pub(super) fn function_call<'a>(
         return match template_string::call(ev, template, vars) {
             Ok(v) => (v, diags),
             Err(e) => {
-                diags.push(call_error(name, function, &args, &e, span));
+                diags.push(call_error(name, function, &args, &e, span, head));
                 (Value::dynamic_unknown(), diags)
             }
         };
     }
 
     if function.name == functions::CONVERT {
-        return convert_call(ev, name, function, &args, span, diags);
+        return convert_call(ev, name, function, &args, span, head, diags);
     }
     if function
         .params
@@ -201,7 +205,7 @@ pub(super) fn function_call<'a>(
         return match functions::call_closures(function, &outcomes, ev.version()) {
             Ok(v) => (v, diags),
             Err(e) => {
-                diags.push(call_error(name, function, &args, &e, span));
+                diags.push(call_error(name, function, &args, &e, span, head));
                 (Value::dynamic_unknown(), diags)
             }
         };
@@ -264,7 +268,7 @@ pub(super) fn function_call<'a>(
         }
         Ok(v) => (v, diags),
         Err(e) => {
-            diags.push(call_error(name, function, &args, &e, span));
+            diags.push(call_error(name, function, &args, &e, span, head));
             (Value::dynamic_unknown(), diags)
         }
     }
@@ -280,6 +284,7 @@ fn convert_call<'a>(
     function: &functions::Function,
     args: &[Arg<'a>],
     span: Span,
+    head: Span,
     mut diags: Diags,
 ) -> Evaluated {
     let value = match &args[0] {
@@ -326,7 +331,7 @@ fn convert_call<'a>(
     match converted {
         Ok(v) => (v, diags),
         Err(e) => {
-            diags.push(call_error(name, function, args, &e, span));
+            diags.push(call_error(name, function, args, &e, span, head));
             (Value::dynamic_unknown(), diags)
         }
     }
@@ -366,14 +371,13 @@ fn call_error(
     args: &[Arg<'_>],
     error: &CallError,
     span: Span,
+    head: Span,
 ) -> Error {
     let call_failed = || {
-        // The name and the opening parenthesis.
-        let start = text_span(span.start, name);
         Error::eval(
             CALL_FAILED,
             format!("The call to {name:?} failed: {error}."),
-            Span::new(start.start, text_span(start.end, "(").end),
+            head,
         )
     };
     let CallError::Arg { index, .. } = error else {

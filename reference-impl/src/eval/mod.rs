@@ -199,7 +199,17 @@ impl<'a> Evaluator<'a> {
                 name,
                 args,
                 expand_final,
-            } => call::function_call(self, name, args, *expand_final, expr.span),
+                name_span,
+                open_span,
+            } => call::function_call(
+                self,
+                name,
+                args,
+                *expand_final,
+                expr.span,
+                *name_span,
+                *open_span,
+            ),
             ExprKind::Conditional {
                 condition,
                 true_result,
@@ -330,6 +340,8 @@ mod tests {
                     name: "max".into(),
                     args: vec![*boxed],
                     expand_final: false,
+                    name_span: Span::default(),
+                    open_span: Span::default(),
                 },
                 2 => ExprKind::For(Box::new(ForExpr {
                     key_var: None,

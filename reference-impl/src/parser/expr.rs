@@ -246,6 +246,7 @@ impl<'a> Parser<'a> {
     fn function_call(&mut self, name_token: Token<'a>) -> PResult<Node> {
         let mut open = self.read();
         let mut name = name_token.text.to_string();
+        let mut name_span = name_token.span;
         while open.kind == TokenKind::DoubleColon {
             let part = self.read();
             if part.kind != TokenKind::Ident {
@@ -257,6 +258,7 @@ impl<'a> Parser<'a> {
             }
             name.push_str("::");
             name.push_str(part.text);
+            name_span = between(name_token.span, part.span);
             open = self.read();
         }
         if open.kind != TokenKind::OParen {
@@ -320,6 +322,8 @@ impl<'a> Parser<'a> {
                     name,
                     args,
                     expand_final,
+                    name_span,
+                    open_span: open.span,
                 },
                 span,
                 height,

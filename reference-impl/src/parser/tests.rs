@@ -50,6 +50,7 @@ fn compact(expr: &Expr) -> String {
             name,
             args,
             expand_final,
+            ..
         } => list(
             &format!("call {name}{}", if *expand_final { "..." } else { "" }),
             args,
