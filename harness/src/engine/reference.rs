@@ -71,7 +71,7 @@ impl Reference {
             let result = catch_unwind(AssertUnwindSafe(|| {
                 let variables = match variables.clone() {
                     Some(v) => v,
-                    None => match decode_scope(&req.scope) {
+                    None => match cached_scope(&req.scope) {
                         Ok(v) => v,
                         Err(outcome) => return outcome,
                     },
@@ -277,6 +277,37 @@ fn install_panic_hook() {
 
 /// A request's variables, decoded, shareable between requests.
 pub type Variables = Arc<BTreeMap<String, hclspec_reference::Value>>;
+
+/// Scopes decoded before on this thread, by their JSON text: cases of one
+/// corpus file share a scope, and decoding it is most of the work of a
+/// small case.
+fn cached_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, Outcome> {
+    thread_local! {
+        static DECODED: RefCell<std::collections::HashMap<String, Result<Variables, Outcome>>> =
+            RefCell::new(std::collections::HashMap::new());
+    }
+    if scope.is_empty() {
+        return Ok(Variables::default());
+    }
+    let Ok(key) = serde_json::to_string(scope) else {
+        return decode_scope(scope);
+    };
+    if let Some(hit) = DECODED.with(|d| d.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let decoded = decode_scope(scope);
+    DECODED.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.len() >= SCOPE_CACHE_MAX {
+            d.clear();
+        }
+        d.insert(key, decoded.clone());
+    });
+    decoded
+}
+
+/// The most scopes [`cached_scope`] keeps per thread.
+const SCOPE_CACHE_MAX: usize = 256;
 
 /// Decodes a scope; a value that does not decode is a request error.
 pub fn decode_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, Outcome> {
