@@ -5,9 +5,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use std::collections::HashMap;
-
-use crate::engine::{decode_scope, Variables};
+use crate::engine::{decode_scope, ScopeCache, Variables};
 use crate::engine::{Reference, EVAL_STACK_SIZE};
 use hclspec_protocol::{ErrorBody, Outcome, Request, Response, Version};
 use hclspec_reference::eval::budget::Budget;
@@ -210,32 +208,6 @@ pub fn serve_stdio(options: ServeOptions) -> io::Result<()> {
 const MSG_SERVE_PANIC: &str = "the serve loop panicked";
 const MSG_NOT_UTF8: &str = "the request line is not UTF-8";
 
-/// Scopes decoded before, by their JSON text: cases of one corpus file
-/// share a scope, so most requests need no decoding at all.
-#[derive(Default)]
-struct ScopeCache {
-    decoded: HashMap<String, Result<Variables, Outcome>>,
-}
-
-/// The most scopes kept; past that the cache starts afresh.
-const SCOPE_CACHE_MAX: usize = 512;
-
-impl ScopeCache {
-    fn get(&mut self, text: &str) -> Result<Variables, Outcome> {
-        if let Some(hit) = self.decoded.get(text) {
-            return hit.clone();
-        }
-        let decoded = Request::parse_scope(text)
-            .map_err(|m| Outcome::Error(ErrorBody::request(m)))
-            .and_then(|scope| decode_scope(&scope));
-        if self.decoded.len() >= SCOPE_CACHE_MAX {
-            self.decoded.clear();
-        }
-        self.decoded.insert(text.to_string(), decoded.clone());
-        decoded
-    }
-}
-
 /// The response to one raw line, or `None` for a blank line.
 fn answer(engine: &Reference, scopes: &mut ScopeCache, raw: &[u8]) -> Option<Response> {
     let Ok(text) = std::str::from_utf8(raw) else {
@@ -252,7 +224,11 @@ fn answer(engine: &Reference, scopes: &mut ScopeCache, raw: &[u8]) -> Option<Res
         Ok((req, scope)) => {
             let variables = match scope {
                 None => Ok(Variables::default()),
-                Some(text) => scopes.get(text),
+                Some(text) => scopes.get_or_decode(text, || {
+                    Request::parse_scope(text)
+                        .map_err(|m| Outcome::Error(ErrorBody::request(m)))
+                        .and_then(|scope| decode_scope(&scope))
+                }),
             };
             Response {
                 id: Some(req.id.clone()),

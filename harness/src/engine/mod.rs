@@ -11,7 +11,7 @@ use std::time::Duration;
 
 pub use child::{Child, ChildError, DEFAULT_TIMEOUT, DEFAULT_WINDOW, STDERR_MAX_LINES};
 pub use oneshot::OneShot;
-pub use reference::{decode_scope, InProcess, Reference, Variables, EVAL_STACK_SIZE};
+pub use reference::{decode_scope, InProcess, Reference, ScopeCache, Variables, EVAL_STACK_SIZE};
 
 use hclspec_protocol::{Request, Response};
 

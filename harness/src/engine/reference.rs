@@ -1,7 +1,7 @@
 //! The reference implementation as an engine, in process.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -278,13 +278,40 @@ fn install_panic_hook() {
 /// A request's variables, decoded, shareable between requests.
 pub type Variables = Arc<BTreeMap<String, hclspec_reference::Value>>;
 
-/// Scopes decoded before on this thread, by their JSON text: cases of one
-/// corpus file share a scope, and decoding it is most of the work of a
-/// small case.
+/// Scopes decoded before, by their JSON text: cases of one corpus file
+/// share a scope, and decoding it is most of the work of a small case.
+#[derive(Default)]
+pub struct ScopeCache {
+    decoded: HashMap<String, Result<Variables, Outcome>>,
+}
+
+/// The most scopes kept; past that the cache starts afresh.
+const SCOPE_CACHE_MAX: usize = 512;
+
+impl ScopeCache {
+    /// The scope whose JSON text is `key`, decoded by `decode` unless it
+    /// was decoded before.
+    pub fn get_or_decode(
+        &mut self,
+        key: &str,
+        decode: impl FnOnce() -> Result<Variables, Outcome>,
+    ) -> Result<Variables, Outcome> {
+        if let Some(hit) = self.decoded.get(key) {
+            return hit.clone();
+        }
+        let decoded = decode();
+        if self.decoded.len() >= SCOPE_CACHE_MAX {
+            self.decoded.clear();
+        }
+        self.decoded.insert(key.to_string(), decoded.clone());
+        decoded
+    }
+}
+
+/// [`decode_scope`] through a [`ScopeCache`] of this thread.
 fn cached_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, Outcome> {
     thread_local! {
-        static DECODED: RefCell<std::collections::HashMap<String, Result<Variables, Outcome>>> =
-            RefCell::new(std::collections::HashMap::new());
+        static DECODED: RefCell<ScopeCache> = RefCell::new(ScopeCache::default());
     }
     if scope.is_empty() {
         return Ok(Variables::default());
@@ -292,22 +319,8 @@ fn cached_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, Outco
     let Ok(key) = serde_json::to_string(scope) else {
         return decode_scope(scope);
     };
-    if let Some(hit) = DECODED.with(|d| d.borrow().get(&key).cloned()) {
-        return hit;
-    }
-    let decoded = decode_scope(scope);
-    DECODED.with(|d| {
-        let mut d = d.borrow_mut();
-        if d.len() >= SCOPE_CACHE_MAX {
-            d.clear();
-        }
-        d.insert(key, decoded.clone());
-    });
-    decoded
+    DECODED.with(|d| d.borrow_mut().get_or_decode(&key, || decode_scope(scope)))
 }
-
-/// The most scopes [`cached_scope`] keeps per thread.
-const SCOPE_CACHE_MAX: usize = 256;
 
 /// Decodes a scope; a value that does not decode is a request error.
 pub fn decode_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, Outcome> {
