@@ -20,13 +20,13 @@ import (
 // parse phase, everything else of the eval phase.
 func (ev *evaluator) body(id json.RawMessage, req *request) *response {
 	file, diags := hclsyntax.ParseConfig([]byte(req.source), sourceFilename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
 	}
 	ctx := &hcl.EvalContext{Variables: req.scope, Functions: ev.funcs}
 	val, diags := hcldec.Decode(dynblock.Expand(file.Body, ctx), req.spec, ctx)
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseEval, d)}
+	if r := failed(id, phaseEval, diags); r != nil {
+		return r
 	}
 	return encodeResult(id, val)
 }

@@ -205,14 +205,14 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 	} else {
 		expr, diags = hclsyntax.ParseExpression([]byte(req.source), sourceFilename, start)
 	}
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
 	}
 
 	ctx := &hcl.EvalContext{Variables: req.scope, Functions: ev.funcs}
 	val, diags := expr.Value(ctx)
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseEval, d)}
+	if r := failed(id, phaseEval, diags); r != nil {
+		return r
 	}
 
 	return encodeResult(id, val)
@@ -240,21 +240,21 @@ func encodeResult(id json.RawMessage, val cty.Value) *response {
 func (ev *evaluator) convert(id json.RawMessage, req *request) *response {
 	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
 	expr, diags := hclsyntax.ParseExpression([]byte(req.source), sourceFilename, start)
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
 	}
 	tyExpr, diags := hclsyntax.ParseExpression([]byte(req.typ), typeFilename, start)
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
 	}
 	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(tyExpr)
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseParse, d)}
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
 	}
 	ctx := &hcl.EvalContext{Variables: req.scope, Functions: ev.funcs}
 	val, diags := expr.Value(ctx)
-	if d := firstError(diags); d != nil {
-		return &response{ID: id, Error: diagnosticError(phaseEval, d)}
+	if r := failed(id, phaseEval, diags); r != nil {
+		return r
 	}
 	apply := func(v cty.Value) cty.Value {
 		if defaults != nil && !v.IsNull() {
@@ -279,6 +279,14 @@ func (ev *evaluator) convert(id json.RawMessage, req *request) *response {
 		})}
 	}
 	return encodeResult(id, val)
+}
+
+// failed is the error response for the first error diagnostic, if any.
+func failed(id json.RawMessage, phase string, diags hcl.Diagnostics) *response {
+	if d := firstError(diags); d != nil {
+		return &response{ID: id, Error: diagnosticError(phase, d)}
+	}
+	return nil
 }
 
 // firstError returns the first error diagnostic; warnings never count.

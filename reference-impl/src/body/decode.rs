@@ -262,14 +262,7 @@ impl Decoder<'_> {
             }
             let (real_type, real_span) = &block.labels[0];
             let Some((_, label_names)) = schema.blocks.iter().find(|(t, _)| t == real_type) else {
-                return Err(eval_error(
-                    "Unsupported block type",
-                    format!(
-                        "Blocks of type {} are not expected here.",
-                        go_quote(real_type)
-                    ),
-                    *real_span,
-                ));
+                return Err(unsupported_block(real_type, *real_span));
             };
             self.expand(scoped, block, real_type, label_names, &mut blocks)?;
         }
@@ -451,6 +444,18 @@ impl Decoder<'_> {
     }
 }
 
+/// A block of a type the schema does not have.
+fn unsupported_block(type_name: &str, span: Span) -> Error {
+    eval_error(
+        "Unsupported block type",
+        format!(
+            "Blocks of type {} are not expected here.",
+            go_quote(type_name)
+        ),
+        span,
+    )
+}
+
 /// The iterator's name: the `iterator` attribute's single variable name,
 /// else the block type.
 fn iterator_name(attr: Option<&crate::ast::Attribute>, block_type: &str) -> Result<String, Error> {
@@ -551,14 +556,7 @@ fn match_schema<'a>(
         .iter()
         .find(|b| !blocks.iter().any(|(t, _)| *t == b.type_name))
     {
-        return Err(eval_error(
-            "Unsupported block type",
-            format!(
-                "Blocks of type {} are not expected here.",
-                go_quote(&extra.type_name)
-            ),
-            extra.type_span,
-        ));
+        return Err(unsupported_block(&extra.type_name, extra.type_span));
     }
     Ok((found_attrs, found_blocks))
 }
