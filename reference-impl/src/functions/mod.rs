@@ -393,8 +393,14 @@ pub(crate) fn test_conformance(given: &Type, want: &Type) -> Result<(), String> 
 /// coalesce with others).
 pub(crate) fn length_value(value: &Value) -> Value {
     use crate::number::Number;
-    if let Type::Tuple(elems) = value.ty() {
-        return Value::number(Number::from_u64(elems.len() as u64));
+    // A tuple's length is its type's, even when null or unknown; matched
+    // without building the type, which costs as much as the value is deep.
+    match value {
+        Value::Tuple(items) => return Value::number(Number::from_u64(items.len() as u64)),
+        Value::Null(Type::Tuple(elems)) | Value::Unknown(Type::Tuple(elems)) => {
+            return Value::number(Number::from_u64(elems.len() as u64));
+        }
+        _ => {}
     }
     if !value.is_known() {
         return Value::Unknown(Type::Number);

@@ -82,6 +82,10 @@ impl Decimal {
         // value >= 2^(bits + shift - 1); scale by 10^t to get >= n digits.
         let low_log10 = (m.bits() as i64 + shift - 1) as f64 * std::f64::consts::LOG10_2;
         let t = n as i64 + 1 - low_log10.floor() as i64;
+        if let Some(scaled) = leading_by_bounds(m, shift, t, n) {
+            // The decimal goes on past these digits: see leading_by_bounds.
+            return Decimal::from_digits(scaled.to_str_radix(10), t, true);
+        }
         let (scaled, rem_nonzero) = if t >= 0 {
             let num = m * pow10(t as u64);
             if shift >= 0 {
@@ -201,6 +205,85 @@ impl Decimal {
     }
 }
 
+/// Powers of ten at least this large are not computed exactly when only a
+/// prefix of digits is wanted: `1e99999999` would need a 232-million-bit
+/// power of five, and printing it would take minutes instead of a second.
+const BOUNDED_POWER_MIN: u64 = 4096;
+
+/// `floor(m * 2^shift * 10^t)` for a large `|t|`, from a power of five known
+/// only within tight bounds: `None` when those bounds do not settle every
+/// digit (then the caller computes it exactly), or when `|t|` is small.
+///
+/// Its decimal never ends there: with `t = -s`, the quotient by `5^s` is
+/// exact only if `5^s` divides `m`, impossible once `5^s > m`; with `t > 0`,
+/// `m * 5^t * 2^(t + shift)` is a whole number only if `m` has
+/// `-(t + shift)` trailing zero bits, impossible once that exceeds its
+/// length. The conditions below keep to those cases.
+fn leading_by_bounds(m: &BigUint, shift: i64, t: i64, n: usize) -> Option<BigUint> {
+    let k = t.unsigned_abs();
+    if k < BOUNDED_POWER_MIN {
+        return None;
+    }
+    // Bits of the result, plus a margin for the bounds' relative error.
+    let bits = (n as u64 + 2) * 34 / 10 + 64;
+    if t < 0 {
+        if k <= m.bits() {
+            return None;
+        }
+        let (lo, hi, x) = pow5_bounds(k, bits);
+        // m * 2^shift / 10^k = m * 2^(shift - k - x) / (5^k / 2^x)
+        let e = shift - k as i64 - x;
+        let (q_lo, q_hi) = if e >= 0 {
+            let num = m << (e as u64);
+            (&num / &hi, &num / &lo)
+        } else {
+            let d = e.unsigned_abs();
+            (m / (&hi << d), m / (&lo << d))
+        };
+        (q_lo == q_hi).then_some(q_lo)
+    } else {
+        let e = t + shift;
+        if e >= 0 || e.unsigned_abs() <= m.bits() {
+            return None;
+        }
+        let (lo, hi, x) = pow5_bounds(k, bits);
+        // m * 5^k * 2^(k + shift) = m * (5^k / 2^x) * 2^(e + x)
+        let e = e + x;
+        if e >= 0 {
+            return None;
+        }
+        let d = e.unsigned_abs();
+        let (q_lo, q_hi) = ((m * &lo) >> d, (m * &hi) >> d);
+        (q_lo == q_hi).then_some(q_lo)
+    }
+}
+
+/// `(lo, hi, x)` with `lo * 2^x <= 5^k <= hi * 2^x`, `lo` and `hi` about
+/// `bits` bits long and apart by a relative error near `2^-(bits - 8)`.
+fn pow5_bounds(k: u64, bits: u64) -> (BigUint, BigUint, i64) {
+    // Both bounds are cut by the same shift: `lo` rounded down, `hi` up.
+    fn trim(lo: BigUint, hi: BigUint, x: i64, bits: u64) -> (BigUint, BigUint, i64) {
+        let excess = hi.bits().saturating_sub(bits);
+        if excess == 0 {
+            return (lo, hi, x);
+        }
+        (lo >> excess, (hi >> excess) + 1u32, x + excess as i64)
+    }
+    let (mut lo, mut hi, mut x) = (BigUint::from(1u32), BigUint::from(1u32), 0i64);
+    let (mut b_lo, mut b_hi, mut b_x) = (BigUint::from(5u32), BigUint::from(5u32), 0i64);
+    let mut k = k;
+    loop {
+        if k & 1 == 1 {
+            (lo, hi, x) = trim(&lo * &b_lo, &hi * &b_hi, x + b_x, bits);
+        }
+        k >>= 1;
+        if k == 0 {
+            return (lo, hi, x);
+        }
+        (b_lo, b_hi, b_x) = trim(&b_lo * &b_lo, &b_hi * &b_hi, 2 * b_x, bits);
+    }
+}
+
 /// 5^k, with the small ones (the common case) cheap.
 fn pow5(k: u64) -> BigUint {
     if k <= 27 {
@@ -273,5 +356,81 @@ fn fmt_f(out: &mut String, d: &Decimal) {
                 .and_then(|i| d.mant.get(i).copied())
                 .unwrap_or(b'0') as char
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `floor(m * 2^shift * 10^t)` computed exactly.
+    fn exact(m: &BigUint, shift: i64, t: i64) -> BigUint {
+        let (mut num, mut den) = (m.clone(), BigUint::from(1u32));
+        if t >= 0 {
+            num *= pow10(t as u64);
+        } else {
+            den *= pow10(t.unsigned_abs());
+        }
+        if shift >= 0 {
+            num <<= shift as u64;
+        } else {
+            den <<= shift.unsigned_abs();
+        }
+        num / den
+    }
+
+    #[test]
+    fn bounded_powers_give_the_exact_digits() {
+        let mut checked = 0;
+        // Mantissas of one bit to 512 bits, with awkward bit patterns.
+        let mantissas: Vec<BigUint> = [1u32, 3, 5, 7, 77, 1023]
+            .iter()
+            .map(|&v| BigUint::from(v))
+            .chain([
+                (BigUint::from(1u32) << 511u32) - 1u32,
+                (BigUint::from(1u32) << 300u32) + 12345u32,
+                BigUint::from(5u32).pow(200) + 1u32,
+            ])
+            .collect();
+        for m in &mantissas {
+            for &k in &[4096i64, 4097, 5000, 9999, 20011] {
+                for t in [k, -k] {
+                    // The shift that leaves about n + 1 digits in the result.
+                    let n = 162usize;
+                    let want_log2 = ((n + 2) as f64 / std::f64::consts::LOG10_2) as i64;
+                    let log2_10t = (t as f64 / std::f64::consts::LOG10_2) as i64;
+                    let shift = want_log2 - m.bits() as i64 - log2_10t;
+                    if let Some(q) = leading_by_bounds(m, shift, t, n) {
+                        assert_eq!(q, exact(m, shift, t), "m={m} shift={shift} t={t}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        // The bounds settle (almost) every case; a miss falls back to exact.
+        assert!(
+            checked >= 80,
+            "only {checked} cases went through the bounds"
+        );
+    }
+
+    #[test]
+    fn huge_exponents_print_quickly_and_as_before() {
+        // Up to 1e5000 the exact path is still quick: compare it with the
+        // bounded one through the whole shortest-digit walk.
+        for src in ["1e5000", "1.234567e-5000", "9.999e4999", "3e-4500"] {
+            let x = Number::parse(src).unwrap();
+            let bounded = shortest(&x, |m, e| Decimal::leading(m, e, prefix_digits(x.prec)));
+            let exact = shortest(&x, Decimal::exact).unwrap();
+            let bounded = bounded.unwrap();
+            assert_eq!(
+                (bounded.mant, bounded.exp),
+                (exact.mant, exact.exp),
+                "{src}"
+            );
+        }
+        let text = Number::parse("1e99999999").unwrap().text();
+        assert_eq!(text.len(), 100_000_000);
+        assert!(text.starts_with("1000000000000"));
     }
 }

@@ -653,7 +653,7 @@ fn flattened(list: &Value) -> Option<Vec<Value>> {
         if matches!(item, Value::Unknown(Type::Dynamic)) {
             known = false;
         }
-        let nested = matches!(item.ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_));
+        let nested = is_sequence(item);
         if item.is_null() || !nested {
             out.push(item.clone());
         } else if !item.is_known() || !length_value(item).is_known() {
@@ -663,6 +663,19 @@ fn flattened(list: &Value) -> Option<Vec<Value>> {
         }
     }
     known.then_some(out)
+}
+
+/// Whether the value is a list, set or tuple (known, null or unknown),
+/// found without building its type: building it at every level of a deep
+/// value made `flatten` quadratic.
+fn is_sequence(v: &Value) -> bool {
+    match v {
+        Value::List { .. } | Value::Set { .. } | Value::Tuple(_) => true,
+        Value::Null(t) | Value::Unknown(t) => {
+            matches!(t, Type::List(_) | Type::Set(_) | Type::Tuple(_))
+        }
+        _ => false,
+    }
 }
 
 /// Go's `index % length` for a non-negative index.
