@@ -14,9 +14,11 @@ pub use quote::{go_quote, is_print};
 pub(crate) use set::hash as set_hash;
 
 /// The deepest nesting of values (and types) the entry points accept
-/// (JSON decoding); the recursive walks over values in this crate rely on
-/// values never being deeper than this plus what an expression can add.
-pub const MAX_VALUE_DEPTH: usize = 128;
+/// (the protocol's JSON, `jsondecode`, `yamldecode`): as deep as the
+/// parser's own cap, far beyond what Go HCL takes (`jsondecode` stops at
+/// 10,001 levels there; `yamldecode` has no cap). Recursive walks over
+/// values that deep run on the evaluation thread's large stack.
+pub const MAX_VALUE_DEPTH: usize = 100_000;
 
 /// A cty value.
 ///

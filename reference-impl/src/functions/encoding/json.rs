@@ -113,7 +113,7 @@ fn marshal(
                 if i > 0 {
                     out.push(',');
                 }
-                marshal(item, out, depth + 1, escapes)?;
+                crate::stack::deeper(|| marshal(item, out, depth + 1, escapes))?;
             }
             out.push(']');
         }
@@ -125,7 +125,7 @@ fn marshal(
                 }
                 push_json_string(out, k, escapes);
                 out.push(':');
-                marshal(v, out, depth + 1, escapes)?;
+                crate::stack::deeper(|| marshal(v, out, depth + 1, escapes))?;
             }
             out.push('}');
         }
@@ -180,11 +180,15 @@ fn parse(src: &str) -> Result<Node, String> {
     let mut p = Parser {
         src: src.as_bytes(),
         pos: 0,
+        too_deep: None,
     };
     let node = p.value(0)?;
     match p.peek() {
         Some(c) if c != b']' && c != b'}' => Err("extraneous data after JSON object".to_string()),
-        _ => Ok(node),
+        _ => match p.too_deep {
+            Some(message) => Err(message),
+            None => Ok(node),
+        },
     }
 }
 
@@ -218,9 +222,19 @@ const EOF: &str = "EOF";
 const UNEXPECTED_EOF: &str = "unexpected EOF";
 const NESTING: &str = "JSON value is nested too deeply";
 
+/// The deepest nesting of arrays and objects Go's `encoding/json` reads
+/// for go-cty's `jsondecode` (it says "exceeded max depth" past it).
+const GO_MAX_NESTING: usize = 10_001;
+
 struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
+    /// Go's error for the first array or object nested past
+    /// [`GO_MAX_NESTING`]. go-cty reads a document twice: its first pass
+    /// (the type) has no depth limit and reports syntax errors anywhere in
+    /// the text; its second pass (the value) stops at that depth. So this
+    /// error is given only once the whole text has parsed.
+    too_deep: Option<String>,
 }
 
 impl Parser<'_> {
@@ -248,11 +262,11 @@ impl Parser<'_> {
         match c {
             b'[' => {
                 self.pos += 1;
-                self.array(depth)
+                crate::stack::deeper(|| self.array(depth))
             }
             b'{' => {
                 self.pos += 1;
-                self.object(depth)
+                crate::stack::deeper(|| self.object(depth))
             }
             b']' | b'}' | b',' | b':' => Err(token_error(c, Context::Value)),
             _ => self.scalar(),
@@ -266,6 +280,7 @@ impl Parser<'_> {
             return Ok(Node::Array(items));
         }
         loop {
+            self.note_depth(depth, "tuple");
             items.push(self.value(depth + 1)?);
             match self.next_or_eof()? {
                 b']' => {
@@ -299,6 +314,7 @@ impl Parser<'_> {
                 return Err(token_error(c, Context::ObjectColon));
             }
             self.pos += 1;
+            self.note_depth(depth, "object");
             members.push((key, self.value(depth + 1)?));
             match self.next_or_eof()? {
                 b'}' => {
@@ -308,6 +324,22 @@ impl Parser<'_> {
                 b',' => self.pos += 1,
                 c => return Err(token_error(c, Context::ObjectComma)),
             }
+        }
+    }
+
+    /// Before an element of a container read by `value(depth)`, which is
+    /// `depth + 1` deep: notes Go's error if the element opens a container
+    /// past [`GO_MAX_NESTING`]. `kind` is what go-cty calls the enclosing
+    /// container's value in its message.
+    fn note_depth(&mut self, depth: usize, kind: &str) {
+        if depth + 2 <= GO_MAX_NESTING || self.too_deep.is_some() {
+            return;
+        }
+        if let Some(c @ (b'[' | b'{')) = self.peek() {
+            self.too_deep = Some(format!(
+                "failed to read {kind} value: invalid character '{}' exceeded max depth",
+                c as char
+            ));
         }
     }
 
@@ -515,20 +547,23 @@ fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
             .collect::<Result<_, _>>()
             .map(Type::Tuple),
         Node::Object(members) => {
-            let mut raw: BTreeMap<&str, Type> = BTreeMap::new();
-            let mut attrs = BTreeMap::new();
+            // Each key's latest type, by position: keeping a copy of a
+            // deep type at every level would make deep documents quadratic.
+            let mut raw: BTreeMap<&str, usize> = BTreeMap::new();
+            let mut attrs: Vec<(String, Type)> = Vec::with_capacity(members.len());
             for (k, v) in members {
-                let ty = implied_type_refusing_duplicates(v)?;
-                if raw.get(k.as_str()).is_some_and(|existing| *existing != ty) {
+                let ty = crate::stack::deeper(|| implied_type_refusing_duplicates(v))?;
+                if raw.get(k.as_str()).is_some_and(|&i| attrs[i].1 != ty) {
                     return Err(format!(
                         "duplicate {} property in JSON object",
                         crate::value::go_quote(k)
                     ));
                 }
-                raw.insert(k, ty.clone());
-                attrs.insert(crate::value::normalize_string(k.clone()), ty);
+                raw.insert(k, attrs.len());
+                attrs.push((crate::value::normalize_string(k.clone()), ty));
             }
-            Ok(Type::Object(attrs))
+            // Later keys win, as they do in a map built in order.
+            Ok(Type::Object(attrs.into_iter().collect()))
         }
         _ => Ok(implied_type(node)),
     }
@@ -540,11 +575,19 @@ fn implied_type(node: &Node) -> Type {
         Node::Bool(_) => Type::Bool,
         Node::Number(_) => Type::Number,
         Node::String(_) => Type::String,
-        Node::Array(items) => Type::Tuple(items.iter().map(implied_type).collect()),
+        Node::Array(items) => Type::Tuple(
+            items
+                .iter()
+                .map(|item| crate::stack::deeper(|| implied_type(item)))
+                .collect(),
+        ),
         Node::Object(members) => {
             let mut attrs = BTreeMap::new();
             for (k, v) in members {
-                attrs.insert(crate::value::normalize_string(k.clone()), implied_type(v));
+                attrs.insert(
+                    crate::value::normalize_string(k.clone()),
+                    crate::stack::deeper(|| implied_type(v)),
+                );
             }
             Type::Object(attrs)
         }
@@ -587,7 +630,7 @@ fn unmarshal(node: &Node, ty: &Type) -> Result<Value, String> {
             let values = items
                 .iter()
                 .zip(types)
-                .map(|(item, t)| unmarshal(item, t))
+                .map(|(item, t)| crate::stack::deeper(|| unmarshal(item, t)))
                 .collect::<Result<Vec<_>, _>>()?;
             if values.len() != types.len() {
                 return Err(format!("not enough tuple elements (need {})", types.len()));
@@ -607,7 +650,7 @@ fn unmarshal(node: &Node, ty: &Type) -> Result<Value, String> {
                         crate::value::go_quote(&k)
                     ));
                 };
-                let v = unmarshal(v, t)?;
+                let v = crate::stack::deeper(|| unmarshal(v, t))?;
                 values.insert(k, v);
             }
             for (k, t) in attrs {

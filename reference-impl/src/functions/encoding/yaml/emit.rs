@@ -144,7 +144,7 @@ impl Emitter {
         for item in items {
             self.write_indent();
             self.write_indicator("-", true, false, true);
-            self.node(item, Context::Sequence, depth + 1)?;
+            crate::stack::deeper(|| self.node(item, Context::Sequence, depth + 1))?;
         }
         self.pop_indent();
         Ok(())
@@ -162,15 +162,15 @@ impl Emitter {
             self.write_indent();
             let simple = !analyze(k).multiline && k.len() <= MAX_SIMPLE_KEY;
             if simple {
-                self.node(&key, Context::SimpleKey, depth + 1)?;
+                crate::stack::deeper(|| self.node(&key, Context::SimpleKey, depth + 1))?;
                 self.write_indicator(":", false, false, false);
             } else {
                 self.write_indicator("?", true, false, true);
-                self.node(&key, Context::Mapping, depth + 1)?;
+                crate::stack::deeper(|| self.node(&key, Context::Mapping, depth + 1))?;
                 self.write_indent();
                 self.write_indicator(":", true, false, true);
             }
-            self.node(v, Context::Mapping, depth + 1)?;
+            crate::stack::deeper(|| self.node(v, Context::Mapping, depth + 1))?;
         }
         self.pop_indent();
         Ok(())
