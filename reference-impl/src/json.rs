@@ -16,8 +16,9 @@ use serde_json::Value as Json;
 
 use crate::convert::convert;
 use crate::number::Number;
+use crate::text::normalize_string;
 use crate::types::Type;
-use crate::value::{go_quote, normalize_string, PathStep, Value, MAX_VALUE_DEPTH};
+use crate::value::{go_quote, PathStep, Value, MAX_VALUE_DEPTH};
 
 /// A malformed type or value document; `path` says where inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]

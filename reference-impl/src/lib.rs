@@ -14,6 +14,7 @@ pub mod json;
 pub mod number;
 pub mod references;
 pub mod stack;
+pub mod text;
 pub mod typeexpr;
 pub mod types;
 pub mod unify;

@@ -46,7 +46,7 @@ impl Type {
         Type::Object(
             attrs
                 .into_iter()
-                .map(|(k, t)| (crate::value::normalize_string(k.into()), t))
+                .map(|(k, t)| (crate::text::normalize_string(k.into()), t))
                 .collect(),
         )
     }

@@ -9,7 +9,7 @@
 
 use hclspec_protocol::{ErrorPhase, Outcome, Request, TypedValue};
 use hclspec_reference::convert::convert;
-use hclspec_reference::value::normalize_string;
+use hclspec_reference::text::normalize_string;
 use hclspec_reference::{Number, Value};
 use serde_json::Value as Json;
 

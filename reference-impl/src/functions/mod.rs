@@ -11,7 +11,6 @@
 //! Arguments reach `call` already converted to the parameter types: the
 //! caller (HCL's function call expression, or an operator) converts them.
 
-mod case_table;
 mod collection;
 mod conversion;
 mod core;
@@ -19,19 +18,12 @@ mod crypto;
 mod datetime;
 mod encoding;
 mod filesystem;
-mod grapheme;
-mod grapheme_split;
-mod grapheme_table;
 mod ipnet;
 mod numeric;
 pub(crate) mod operators;
 mod path;
 mod string;
 mod terraform;
-
-/// Grapheme clusters as go-textseg v13 counts them; the parser counts
-/// source columns with it, as `hcl.Pos` does.
-pub(crate) use grapheme::count as grapheme_count;
 
 pub(crate) use conversion::call_closures;
 pub use conversion::root_traversals;

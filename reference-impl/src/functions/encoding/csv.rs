@@ -34,7 +34,7 @@ pub(super) fn decode_function() -> Function {
                         go_quote(&name)
                     )));
                 }
-                attrs.insert(crate::value::normalize_string(name), Type::String);
+                attrs.insert(crate::text::normalize_string(name), Type::String);
             }
             Ok(Type::list(Type::Object(attrs)))
         }),

@@ -526,7 +526,7 @@ fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
                     ));
                 }
                 raw.insert(k, ty.clone());
-                attrs.insert(crate::value::normalize_string(k.clone()), ty);
+                attrs.insert(crate::text::normalize_string(k.clone()), ty);
             }
             Ok(Type::Object(attrs))
         }
@@ -544,7 +544,7 @@ fn implied_type(node: &Node) -> Type {
         Node::Object(members) => {
             let mut attrs = BTreeMap::new();
             for (k, v) in members {
-                attrs.insert(crate::value::normalize_string(k.clone()), implied_type(v));
+                attrs.insert(crate::text::normalize_string(k.clone()), implied_type(v));
             }
             Type::Object(attrs)
         }
@@ -600,7 +600,7 @@ fn unmarshal(node: &Node, ty: &Type) -> Result<Value, String> {
             };
             let mut values = BTreeMap::new();
             for (k, v) in members {
-                let k = crate::value::normalize_string(k.clone());
+                let k = crate::text::normalize_string(k.clone());
                 let Some(t) = attrs.get(&k) else {
                     return Err(format!(
                         "unsupported attribute {}",

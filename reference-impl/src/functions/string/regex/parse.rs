@@ -7,7 +7,8 @@
 //! literals, factoring alternations) change nothing observable except the
 //! exact point where its size and nesting limits trip.
 
-use super::unicode_tables::{Table, CATEGORIES, FOLD_CATEGORY, FOLD_SCRIPT, SCRIPTS, SIMPLE_FOLD};
+use crate::text::property_table::{Table, CATEGORIES, FOLD_CATEGORY, FOLD_SCRIPT, SCRIPTS};
+use crate::text::simple_fold;
 
 /// The largest code point.
 pub(super) const MAX_RUNE: u32 = 0x10FFFF;
@@ -937,18 +938,6 @@ fn append_table(class: &mut Vec<(u32, u32)>, table: Table) {
         } else {
             class.extend((lo..=hi).step_by(stride as usize).map(|c| (c, c)));
         }
-    }
-}
-
-/// Go's `unicode.SimpleFold`: the next character in `c`'s case folding
-/// orbit.
-fn simple_fold(c: u32) -> u32 {
-    let idx = SIMPLE_FOLD.partition_point(|&(first, ..)| first <= c);
-    match idx.checked_sub(1).map(|i| SIMPLE_FOLD[i]) {
-        Some((first, last, stride, delta)) if c <= last && (c - first) % stride == 0 => {
-            c.wrapping_add_signed(delta)
-        }
-        _ => c,
     }
 }
 

@@ -6,13 +6,13 @@
 //! Unicode version of other crates.
 
 /// A range table: `(first, last, stride)` ranges, sorted.
-pub(super) type Table = &'static [(u32, u32, u32)];
+pub(crate) type Table = &'static [(u32, u32, u32)];
 
 /// Go's `unicode.SimpleFold` as `(first, last, stride, delta)`: every
 /// `stride`-th character from `first` to `last` folds to itself plus
 /// `delta`; characters not listed fold to themselves. Sorted by `first`.
 #[rustfmt::skip]
-pub(super) const SIMPLE_FOLD: &[(u32, u32, u32, i32)] = &[
+pub(crate) const SIMPLE_FOLD: &[(u32, u32, u32, i32)] = &[
     (0x0041, 0x005A, 1, 32),
     (0x0061, 0x006A, 1, -32),
     (0x006B, 0x006B, 1, 8383),
@@ -1373,7 +1373,7 @@ pub(super) const SIMPLE_FOLD: &[(u32, u32, u32, i32)] = &[
 /// Go's `unicode.Categories`: `(name, ranges)`, sorted by name; each range is
 /// `(first, last, stride)`.
 #[rustfmt::skip]
-pub(super) const CATEGORIES: &[(&str, Table)] = &[
+pub(crate) const CATEGORIES: &[(&str, Table)] = &[
     ("C", &[
         (0x0, 0x1F, 1), (0x7F, 0x9F, 1), (0xAD, 0x600, 1363), (0x601, 0x605, 1), (0x61C, 0x6DD, 193), (0x70F, 0x8E2, 467),
         (0x180E, 0x200B, 2045), (0x200C, 0x200F, 1), (0x202A, 0x202E, 1), (0x2060, 0x2064, 1), (0x2066, 0x206F, 1), (0xD800, 0xF8FF, 1),
@@ -2017,7 +2017,7 @@ pub(super) const CATEGORIES: &[(&str, Table)] = &[
 /// Go's `unicode.Scripts`: `(name, ranges)`, sorted by name; each range is
 /// `(first, last, stride)`.
 #[rustfmt::skip]
-pub(super) const SCRIPTS: &[(&str, Table)] = &[
+pub(crate) const SCRIPTS: &[(&str, Table)] = &[
     ("Adlam", &[
         (0x1E900, 0x1E94B, 1), (0x1E950, 0x1E959, 1), (0x1E95E, 0x1E95F, 1),
     ]),
@@ -2577,7 +2577,7 @@ pub(super) const SCRIPTS: &[(&str, Table)] = &[
 /// Go's `unicode.FoldCategory`: `(name, ranges)`, sorted by name; each range is
 /// `(first, last, stride)`.
 #[rustfmt::skip]
-pub(super) const FOLD_CATEGORY: &[(&str, Table)] = &[
+pub(crate) const FOLD_CATEGORY: &[(&str, Table)] = &[
     ("L", &[
         (0x345, 0x345, 1),
     ]),
@@ -2638,7 +2638,7 @@ pub(super) const FOLD_CATEGORY: &[(&str, Table)] = &[
 /// Go's `unicode.FoldScript`: `(name, ranges)`, sorted by name; each range is
 /// `(first, last, stride)`.
 #[rustfmt::skip]
-pub(super) const FOLD_SCRIPT: &[(&str, Table)] = &[
+pub(crate) const FOLD_SCRIPT: &[(&str, Table)] = &[
     ("Common", &[
         (0x39C, 0x3BC, 32),
     ]),
