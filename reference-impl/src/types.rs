@@ -2,7 +2,6 @@
 //! dynamic pseudo-type.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// A cty type. Object attributes are kept sorted by name, as cty does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -200,13 +199,6 @@ impl Type {
             | (Type::Set(g), Type::Set(w)) => g.conforms_to(w),
             _ => self == want,
         }
-    }
-}
-
-/// Writes cty's JSON type notation, e.g. `["list","string"]`.
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::json::type_to_json(self))
     }
 }
 

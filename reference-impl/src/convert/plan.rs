@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use super::unify::unify_types;
 use super::{convert, ConvertError};
 use crate::number::Number;
 use crate::types::Type;
-use crate::unify::unify_types;
 use crate::value::{go_quote, PathStep, Value};
 
 const NUMBER_REQUIRED: &str = "a number is required";

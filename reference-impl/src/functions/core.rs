@@ -4,10 +4,10 @@
 
 use super::{length_value, static_return_type, CallError, Function, Param};
 use crate::convert::convert;
+use crate::convert::unify_unsafe;
 use crate::number::Number;
 use crate::text::{grapheme_count, simple_case};
 use crate::types::Type;
-use crate::unify::unify_unsafe;
 use crate::value::Value;
 
 /// The panic of `cty.ListVal` for elements of different types.
