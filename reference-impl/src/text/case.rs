@@ -2,6 +2,11 @@
 //! `unicode` package computes them: `ToUpper`, `ToLower` and `ToTitle`
 //! from `CaseRanges`, and `SimpleFold` from the case orbits and then those
 //! mappings.
+//!
+//! Why not `char::to_uppercase` and `to_lowercase`: they apply full case
+//! mappings at the standard library's Unicode version. `ß` upper-cases to
+//! `SS` in Rust and stays `ß` in Go; U+2C2F (new in Unicode 14) lower-cases
+//! to U+2C5F in Rust and stays itself in Go 1.19 (Unicode 13.0).
 
 use super::case_table::{ALT, CASE_ORBIT, CASE_RANGES};
 

@@ -6,6 +6,14 @@
 //! The tree keeps what matching needs; Go's own simplifications (merging
 //! literals, factoring alternations) change nothing observable except the
 //! exact point where its size and nesting limits trip.
+//!
+//! Why not `regex-syntax`'s parser (its `Hir` still carries the tree to
+//! `regex-automata`): it accepts patterns Go refuses, and the reverse.
+//! Go refuses `a**` (invalid nested repetition operator) and `a{1001}`
+//! (invalid repeat count), both of which parse with `regex-syntax` 0.8;
+//! Go reads `\Q*\E` as a literal `*`, which `regex-syntax` refuses as an
+//! unrecognized escape sequence. Its Unicode tables are newer, too: its
+//! `\pL` holds U+0870, which Go's (Unicode 13.0) does not.
 
 use crate::text::property_table::{Table, CATEGORIES, FOLD_CATEGORY, FOLD_SCRIPT, SCRIPTS};
 use crate::text::simple_fold;
