@@ -159,6 +159,23 @@ impl fmt::Debug for Function {
     }
 }
 
+/// A function of one string parameter `str` with a string result.
+pub(crate) fn string_function(
+    name: &'static str,
+    f: impl Fn(&str) -> Result<String, CallError> + Send + Sync + 'static,
+) -> Function {
+    Function {
+        name,
+        params: vec![Param::new("str", Type::String)],
+        var_param: None,
+        return_type: static_return_type(Type::String),
+        implementation: Box::new(move |args, _| match &args[0] {
+            Value::String(s) => Ok(Value::string(f(s)?)),
+            _ => Ok(Value::Unknown(Type::String)),
+        }),
+    }
+}
+
 /// A return-type function that ignores its arguments
 /// (`function.StaticReturnType`).
 pub fn static_return_type(ty: Type) -> TypeFn {
@@ -397,6 +414,21 @@ pub(crate) fn length_value(value: &Value) -> Value {
         }
     }
     Value::number(Number::from_u64(value.length() as u64))
+}
+
+/// Calls the function `name` among `functions` with string arguments;
+/// renders a string or number result as its text, an error as
+/// `error: message`.
+#[cfg(test)]
+pub(crate) fn call_with_strings(functions: Vec<Function>, name: &str, args: &[&str]) -> String {
+    let f = functions.into_iter().find(|f| f.name == name).unwrap();
+    let args: Vec<Value> = args.iter().map(|s| Value::string(*s)).collect();
+    match f.call(&args) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Number(n)) => n.text(),
+        Ok(other) => format!("{other:?}"),
+        Err(e) => format!("error: {e}"),
+    }
 }
 
 #[cfg(test)]

@@ -339,13 +339,7 @@ fn replace(named: NamedGroups) -> Function {
 
 /// A function of one string parameter that returns a string.
 fn string_function(name: &'static str, f: fn(&str) -> String) -> Function {
-    Function {
-        name,
-        params: vec![Param::new("str", Type::String)],
-        var_param: None,
-        return_type: static_return_type(Type::String),
-        implementation: Box::new(move |args, _| Ok(Value::string(f(string(&args[0]))))),
-    }
+    super::string_function(name, move |s| Ok(f(s)))
 }
 
 /// Go's `strings.Replace(s, old, new, -1)`: an empty `old` matches before

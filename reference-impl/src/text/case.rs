@@ -99,4 +99,21 @@ mod tests {
             assert_eq!(simple_case(c, false), low, "lower {c}");
         }
     }
+
+    #[test]
+    fn title_and_folding_match_go() {
+        // Go's unicode.ToTitle
+        assert_eq!(to_title('ǆ'), 'ǅ');
+        assert_eq!(to_title('ǅ'), 'ǅ');
+        assert_eq!(to_title('a'), 'A');
+        // Go's unicode.SimpleFold: k -> Kelvin sign -> K -> k, and a pair
+        // outside the orbits
+        let orbit = [0x6B, 0x212A, 0x4B, 0x6B];
+        for pair in orbit.windows(2) {
+            assert_eq!(simple_fold(pair[0]), pair[1], "{:X}", pair[0]);
+        }
+        assert_eq!(simple_fold(0x101), 0x100);
+        assert_eq!(simple_fold(0x100), 0x101);
+        assert_eq!(simple_fold(0x31), 0x31);
+    }
 }
