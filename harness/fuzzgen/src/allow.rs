@@ -527,19 +527,8 @@ fn has_inexact_number(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec_protocol::{Kind, Version};
+    use crate::test_support::req;
     use serde_json::json;
-
-    fn req(source: &str) -> Request {
-        Request {
-            id: "0".into(),
-            kind: Kind::Expression,
-            source: source.into(),
-            scope: Default::default(),
-            hcl_version: Some(Version::V2_14),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn shipped_list_parses_with_reasons() {
