@@ -8,6 +8,7 @@
 
 mod message;
 mod plan;
+mod unify;
 
 use std::fmt;
 
@@ -16,6 +17,7 @@ use crate::value::{PathStep, Value};
 
 pub use message::mismatch_message;
 pub(crate) use plan::{get_plan, Plan};
+pub use unify::{unify, unify_unsafe, unify_with_conversions};
 
 /// A failed conversion: where inside the value and why, with cty's message
 /// (for example "a number is required").

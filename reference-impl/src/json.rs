@@ -10,14 +10,15 @@
 //! and list, tuple or set positions as integers).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use serde_json::Value as Json;
 
 use crate::convert::convert;
 use crate::number::Number;
+use crate::text::normalize_string;
 use crate::types::Type;
-use crate::value::{go_quote, normalize_string, PathStep, Value, MAX_VALUE_DEPTH};
+use crate::value::{go_quote, PathStep, Value, MAX_VALUE_DEPTH};
 
 /// A malformed type or value document; `path` says where inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +37,14 @@ const TOO_DEEP: &str = "nesting too deep";
 pub fn type_from_json(json: &Json) -> Result<Type, JsonError> {
     let mut path = String::new();
     decode_type(json, &mut path, 0)
+}
+
+/// Writes cty's JSON type notation, e.g. `["list","string"]`. It is
+/// defined here, beside the notation, so that `types` depends on no codec.
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", type_to_json(self))
+    }
 }
 
 pub fn type_to_json(ty: &Type) -> Json {

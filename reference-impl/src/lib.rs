@@ -2,8 +2,8 @@
 //! HCL native-syntax expressions and templates evaluated with go-cty's
 //! types, conversions and operations.
 //!
-//! The pipeline is `parser` -> `ast` -> `eval`, with `value`, `types`,
-//! `convert` and `unify` modelling go-cty. Nothing in this crate runs tests
+//! The pipeline is `parser` -> `ast` -> `eval`, with `value`, `types` and
+//! `convert` (with its unification) modelling go-cty. Nothing in this crate runs tests
 //! or talks to other implementations.
 
 pub mod ast;
@@ -14,9 +14,9 @@ pub mod json;
 pub mod number;
 pub mod references;
 pub mod stack;
+pub mod text;
 pub mod typeexpr;
 pub mod types;
-pub mod unify;
 pub mod value;
 pub mod value_ops;
 

@@ -2,7 +2,6 @@
 //! dynamic pseudo-type.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// A cty type. Object attributes are kept sorted by name, as cty does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -46,7 +45,7 @@ impl Type {
         Type::Object(
             attrs
                 .into_iter()
-                .map(|(k, t)| (crate::value::normalize_string(k.into()), t))
+                .map(|(k, t)| (crate::text::normalize_string(k.into()), t))
                 .collect(),
         )
     }
@@ -200,13 +199,6 @@ impl Type {
             | (Type::Set(g), Type::Set(w)) => g.conforms_to(w),
             _ => self == want,
         }
-    }
-}
-
-/// Writes cty's JSON type notation, e.g. `["list","string"]`.
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::json::type_to_json(self))
     }
 }
 

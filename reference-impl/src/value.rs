@@ -5,9 +5,8 @@ mod set;
 
 use std::collections::BTreeMap;
 
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
-
 use crate::number::Number;
+use crate::text::{is_nfc, normalize_string};
 use crate::types::Type;
 
 pub use quote::{go_quote, is_print};
@@ -65,15 +64,6 @@ pub enum PathStep {
     Index(u64),
 }
 
-/// `cty.NormalizeString`: Unicode NFC.
-pub fn normalize_string(s: String) -> String {
-    if is_nfc_quick(s.chars()) == IsNormalized::Yes {
-        s
-    } else {
-        s.nfc().collect()
-    }
-}
-
 impl Value {
     /// `cty.StringVal`: NFC-normalizes.
     pub fn string(s: impl Into<String>) -> Value {
@@ -124,10 +114,7 @@ impl Value {
     }
     /// `cty.ObjectVal`: NFC-normalizes the attribute names.
     pub fn object(attrs: BTreeMap<String, Value>) -> Value {
-        if attrs
-            .keys()
-            .all(|k| is_nfc_quick(k.chars()) == IsNormalized::Yes)
-        {
+        if attrs.keys().all(|k| is_nfc(k)) {
             return Value::Object(attrs);
         }
         Value::Object(

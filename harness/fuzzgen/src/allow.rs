@@ -9,7 +9,7 @@
 
 use hclspec_protocol::{ErrorPhase, Outcome, Request, TypedValue};
 use hclspec_reference::convert::convert;
-use hclspec_reference::value::normalize_string;
+use hclspec_reference::text::normalize_string;
 use hclspec_reference::{Number, Value};
 use serde_json::Value as Json;
 
@@ -527,19 +527,8 @@ fn has_inexact_number(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec_protocol::{Kind, Version};
+    use crate::test_support::req;
     use serde_json::json;
-
-    fn req(source: &str) -> Request {
-        Request {
-            id: "0".into(),
-            kind: Kind::Expression,
-            source: source.into(),
-            scope: Default::default(),
-            hcl_version: Some(Version::V2_14),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn shipped_list_parses_with_reasons() {

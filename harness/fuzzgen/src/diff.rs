@@ -469,19 +469,8 @@ fn type_head(ty: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec_protocol::{Kind, Version};
+    use crate::test_support::req;
     use serde_json::json;
-
-    fn req(source: &str) -> Request {
-        Request {
-            id: "0".into(),
-            kind: Kind::Expression,
-            source: source.into(),
-            scope: Default::default(),
-            hcl_version: Some(Version::V2_14),
-            ..Default::default()
-        }
-    }
 
     fn value(ty: serde_json::Value, v: &str) -> Outcome {
         Outcome::Result(TypedValue {

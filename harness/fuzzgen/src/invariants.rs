@@ -4,7 +4,7 @@
 //! two HCL version profiles only differ where they are meant to.
 
 use hclspec_protocol::{Outcome, Request, TypedValue, Version};
-use hclspec_reference::value::normalize_string;
+use hclspec_reference::text::normalize_string;
 use hclspec_reference::{Type, Value};
 
 use crate::tokens::tokenize;

@@ -24,6 +24,24 @@ pub use diff::{Class, DiffResult, Divergence};
 pub use oracle::{Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle};
 pub use runner::{Mode, Runner, Target};
 
+/// What the unit tests of several modules share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use hclspec_protocol::{Kind, Request, Version};
+
+    /// An HCL 2.14 expression request for `source` with an empty scope.
+    pub(crate) fn req(source: &str) -> Request {
+        Request {
+            id: "0".into(),
+            kind: Kind::Expression,
+            source: source.into(),
+            scope: Default::default(),
+            hcl_version: Some(Version::V2_14),
+            ..Default::default()
+        }
+    }
+}
+
 /// A fixed pseudo-random byte stream (splitmix64): the inputs of the
 /// seeded tests, the same on every run.
 pub fn seeded_bytes(seed: u64, len: usize) -> Vec<u8> {

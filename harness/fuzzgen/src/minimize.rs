@@ -418,18 +418,7 @@ fn smaller_values(v: &Value, depth: usize) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec_protocol::{Kind, Version};
-
-    fn req(source: &str) -> Request {
-        Request {
-            id: "0".into(),
-            kind: Kind::Expression,
-            source: source.into(),
-            scope: Default::default(),
-            hcl_version: Some(Version::V2_14),
-            ..Default::default()
-        }
-    }
+    use crate::test_support::req;
 
     /// The predicate keeps sources containing `%`: the shrinker must get
     /// down to a small one.

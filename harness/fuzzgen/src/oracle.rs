@@ -305,18 +305,7 @@ fn short_location(file: &str, line: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hclspec_protocol::Kind;
-
-    fn req(source: &str) -> Request {
-        Request {
-            id: "t".into(),
-            kind: Kind::Expression,
-            source: source.into(),
-            scope: Default::default(),
-            hcl_version: Some(Version::V2_14),
-            ..Default::default()
-        }
-    }
+    use crate::test_support::req;
 
     #[test]
     fn in_process_oracles_answer() {

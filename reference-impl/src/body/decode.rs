@@ -8,10 +8,10 @@ use std::sync::Arc;
 use super::spec::{Collection, Schema, Spec};
 use crate::ast::{Block, Body, Expr, ExprKind};
 use crate::convert::convert;
+use crate::convert::unify_with_conversions;
 use crate::error::{Error, Span};
 use crate::eval::{self, Context};
 use crate::types::Type;
-use crate::unify::unify_with_conversions;
 use crate::value::{go_quote, Value};
 use crate::HclVersion;
 

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use super::unify::unify_types;
 use super::{convert, ConvertError};
 use crate::number::Number;
 use crate::types::Type;
-use crate::unify::unify_types;
 use crate::value::{go_quote, PathStep, Value};
 
 const NUMBER_REQUIRED: &str = "a number is required";
@@ -326,31 +326,17 @@ impl Known {
                         return Ok(Value::Unknown(Type::list(element_type_of(value))));
                     }
                 }
-                let mut out = Vec::new();
-                for (i, item) in value.element_values().into_iter().enumerate() {
-                    out.push(apply_at(conv.as_ref(), item, path, index_step(i))?);
-                }
+                let out = apply_to_elements(conv.as_ref(), value, path)?;
                 if out.is_empty() {
-                    let ety = if *ety == Type::Dynamic {
-                        element_type_of(value)
-                    } else {
-                        ety.without_optional()
-                    };
+                    let ety = empty_element_type(ety, value);
                     return Ok(Value::list(ety, Vec::new()));
                 }
                 Value::list_of(out).ok_or_else(|| ConvertError::at(path, LIST_TYPES_DIFFER))
             }
             Known::CollectionToSet(ety, conv) => {
-                let mut out = Vec::new();
-                for (i, item) in value.element_values().into_iter().enumerate() {
-                    out.push(apply_at(conv.as_ref(), item, path, index_step(i))?);
-                }
+                let out = apply_to_elements(conv.as_ref(), value, path)?;
                 if out.is_empty() {
-                    let ety = if *ety == Type::Dynamic {
-                        element_type_of(value)
-                    } else {
-                        ety.without_optional()
-                    };
+                    let ety = empty_element_type(ety, value);
                     return Ok(Value::set(ety, Vec::new()));
                 }
                 Value::set_of(out).ok_or_else(|| ConvertError::at(path, SET_TYPES_DIFFER))
@@ -362,11 +348,7 @@ impl Known {
                     out.insert(name.clone(), item);
                 }
                 if out.is_empty() {
-                    let ety = if *ety == Type::Dynamic {
-                        element_type_of(value)
-                    } else {
-                        ety.without_optional()
-                    };
+                    let ety = empty_element_type(ety, value);
                     return Ok(Value::map(ety, BTreeMap::new()));
                 }
                 if ety.is_collection() || ety.is_object() {
@@ -486,6 +468,29 @@ fn keyed_elements(value: &Value) -> Vec<(&String, &Value)> {
     match value {
         Value::Map { items, .. } | Value::Object(items) => items.iter().collect(),
         _ => Vec::new(),
+    }
+}
+
+/// `conv` applied to each element of a list, set or tuple, in order.
+fn apply_to_elements(
+    conv: Option<&Plan>,
+    value: &Value,
+    path: &mut Vec<PathStep>,
+) -> Result<Vec<Value>, ConvertError> {
+    let mut out = Vec::new();
+    for (i, item) in value.element_values().into_iter().enumerate() {
+        out.push(apply_at(conv, item, path, index_step(i))?);
+    }
+    Ok(out)
+}
+
+/// The element type of an empty collection converted to one of `ety`
+/// elements: the source's own element type when `ety` is dynamic.
+fn empty_element_type(ety: &Type, value: &Value) -> Type {
+    if *ety == Type::Dynamic {
+        element_type_of(value)
+    } else {
+        ety.without_optional()
     }
 }
 

@@ -6,10 +6,10 @@
 
 use super::{Diags, Evaluated, Evaluator};
 use crate::ast::Expr;
+use crate::convert::unify_with_conversions;
 use crate::convert::{convert, get_conversion_unsafe, Conversion};
 use crate::error::{Error, Span};
 use crate::types::Type;
-use crate::unify::unify_with_conversions;
 use crate::value::Value;
 use crate::HclVersion;
 

@@ -237,7 +237,7 @@ impl<'a> Evaluator<'a> {
 fn advance(pos: Pos, text: &str) -> Pos {
     Pos {
         line: pos.line,
-        column: pos.column + crate::functions::grapheme_count(text),
+        column: pos.column + crate::text::columns(text),
         byte: pos.byte + text.len(),
     }
 }

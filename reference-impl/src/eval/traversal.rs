@@ -4,8 +4,6 @@
 
 use std::borrow::Cow;
 
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
-
 use super::{text_span, Diags, Evaluated, Evaluator};
 use crate::ast::{Expr, Traverser};
 use crate::convert::convert;
@@ -165,7 +163,7 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
         ));
     }
     // cty normalizes attribute names and map keys.
-    let name = nfc(name);
+    let name = crate::text::nfc(name);
     // Known objects are by far the most common case: skip building the type.
     if let Value::Object(attrs) = value {
         return if attrs.contains_key(name.as_ref()) {
@@ -370,15 +368,6 @@ fn index_sequence_or_map(
                 "The key does not select an element of this collection.",
             ))
         }
-    }
-}
-
-/// `cty.NormalizeString`.
-fn nfc(s: &str) -> Cow<'_, str> {
-    if is_nfc_quick(s.chars()) == IsNormalized::Yes {
-        Cow::Borrowed(s)
-    } else {
-        Cow::Owned(s.nfc().collect())
     }
 }
 

@@ -10,9 +10,9 @@ mod sets;
 
 use super::{static_return_type, CallError, Function, Param};
 use crate::convert::convert;
+use crate::convert::unify_unsafe;
 use crate::number::Number;
 use crate::types::Type;
-use crate::unify::unify_unsafe;
 use crate::value::Value;
 
 /// Every function defined here.

@@ -2,12 +2,12 @@
 //! `length` (Terraform's own), and cty's `upper`, `lower`, `max`, `min` and
 //! `concat`. The `to*` conversion functions are in `conversion`.
 
-use super::case_table::{ALT, CASE_RANGES};
 use super::{length_value, static_return_type, CallError, Function, Param};
 use crate::convert::convert;
+use crate::convert::unify_unsafe;
 use crate::number::Number;
+use crate::text::{grapheme_count, simple_case};
 use crate::types::Type;
-use crate::unify::unify_unsafe;
 use crate::value::Value;
 
 /// The panic of `cty.ListVal` for elements of different types.
@@ -176,38 +176,8 @@ fn count(n: usize) -> Value {
     Value::number(Number::from_u64(n as u64))
 }
 
-/// cty's `Strlen`: the number of extended grapheme clusters.
-fn grapheme_count(s: &str) -> usize {
-    super::grapheme::count(s)
-}
-
-/// Go's `unicode.ToUpper` / `unicode.ToLower` for one character.
-fn simple_case(c: char, upper: bool) -> char {
-    let cp = c as u32;
-    let idx = CASE_RANGES.partition_point(|&(first, _, _, _)| first <= cp);
-    let Some(&(first, last, up, low)) = idx.checked_sub(1).map(|i| &CASE_RANGES[i]) else {
-        return c;
-    };
-    if cp > last {
-        return c;
-    }
-    let mapped = if up == ALT {
-        let base = first + ((cp - first) & !1);
-        if upper {
-            base
-        } else {
-            base + 1
-        }
-    } else {
-        let delta = if upper { up } else { low };
-        cp.wrapping_add_signed(delta)
-    };
-    char::from_u32(mapped).unwrap_or(c)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::simple_case;
     use crate::functions::lookup;
     use crate::number::Number;
     use crate::types::Type;
@@ -231,26 +201,5 @@ mod tests {
         let bools = list(Type::Bool, vec![Value::bool(true)]);
         let err = concat.call(&[numbers, bools, empty]).unwrap_err();
         assert!(err.message().contains("inconsistent list element types"));
-    }
-
-    #[test]
-    fn simple_case_mapping_matches_go() {
-        // (char, Go's unicode.ToUpper, Go's unicode.ToLower)
-        let table = [
-            ('a', 'A', 'a'),
-            ('Z', 'Z', 'z'),
-            ('ß', 'ß', 'ß'),
-            ('İ', 'İ', 'i'),
-            ('ǅ', 'Ǆ', 'ǆ'),
-            ('ᾀ', 'ᾈ', 'ᾀ'),
-            ('Ā', 'Ā', 'ā'),
-            ('ā', 'Ā', 'ā'),
-            ('µ', 'Μ', 'µ'),
-            ('1', '1', '1'),
-        ];
-        for (c, up, low) in table {
-            assert_eq!(simple_case(c, true), up, "upper {c}");
-            assert_eq!(simple_case(c, false), low, "lower {c}");
-        }
     }
 }

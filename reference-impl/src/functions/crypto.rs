@@ -7,7 +7,7 @@ use sha1::{Digest, Sha1};
 use sha2::{Sha256, Sha512};
 
 use super::encoding::base64_encode;
-use super::{static_return_type, CallError, Function, Param};
+use super::{static_return_type, string_function, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -38,16 +38,7 @@ pub(super) fn functions() -> Vec<Function> {
 /// A one-string function returning an encoded digest.
 /// Mirrors Terraform's `funcs.makeStringHashFunction`.
 fn hash_function(name: &'static str, hash: fn(&[u8]) -> String) -> Function {
-    Function {
-        name,
-        params: vec![Param::new("str", Type::String)],
-        var_param: None,
-        return_type: static_return_type(Type::String),
-        implementation: Box::new(move |args, _| match &args[0] {
-            Value::String(s) => Ok(Value::string(hash(s.as_bytes()))),
-            _ => Ok(Value::Unknown(Type::String)),
-        }),
-    }
+    string_function(name, move |s| Ok(hash(s.as_bytes())))
 }
 
 /// `uuidv5(namespace, name)`: RFC 4122 version 5 UUID of `name` in one of
@@ -179,16 +170,10 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::functions;
-    use crate::value::Value;
+    use crate::functions::call_with_strings;
 
     fn call(name: &str, args: &[&str]) -> String {
-        let f = functions().into_iter().find(|f| f.name == name).unwrap();
-        let args: Vec<Value> = args.iter().map(|s| Value::string(*s)).collect();
-        match f.call(&args) {
-            Ok(Value::String(s)) => s,
-            Ok(other) => format!("{other:?}"),
-            Err(e) => format!("error: {e}"),
-        }
+        call_with_strings(functions(), name, args)
     }
 
     // Expected values checked against the Go oracle (Terraform's functions

@@ -383,17 +383,10 @@ fn format_verb(tok: &[u8], t: &Time, out: &mut Vec<u8>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::functions;
-    use crate::value::Value;
+    use crate::functions::call_with_strings;
 
     fn call(name: &str, args: &[&str]) -> String {
-        let f = functions().into_iter().find(|f| f.name == name).unwrap();
-        let args: Vec<Value> = args.iter().map(|s| Value::string(*s)).collect();
-        match f.call(&args) {
-            Ok(Value::String(s)) => s,
-            Ok(Value::Number(n)) => n.text(),
-            Ok(other) => format!("{other:?}"),
-            Err(e) => format!("error: {e}"),
-        }
+        call_with_strings(functions(), name, args)
     }
 
     // Expected values checked against the Go oracle (cty's formatdate and

@@ -10,7 +10,7 @@ mod json;
 mod text;
 mod yaml;
 
-use super::{static_return_type, CallError, Function, Param};
+use super::{static_return_type, string_function, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -45,20 +45,6 @@ pub(super) fn terraform_1_15() -> Vec<Function> {
         json::decode_function(json::DuplicateKeys::Refused),
         yaml::decode_function(yaml::Release::V1_1_0),
     ]
-}
-
-/// A one-string function with a string result.
-fn string_function(name: &'static str, f: fn(&str) -> Result<String, CallError>) -> Function {
-    Function {
-        name,
-        params: vec![Param::new("str", Type::String)],
-        var_param: None,
-        return_type: static_return_type(Type::String),
-        implementation: Box::new(move |args, _| match &args[0] {
-            Value::String(s) => Ok(Value::string(f(s)?)),
-            _ => Ok(Value::Unknown(Type::String)),
-        }),
-    }
 }
 
 /// `base64decode`: the decoded bytes must be UTF-8.

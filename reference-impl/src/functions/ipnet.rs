@@ -4,6 +4,10 @@
 //! addresses, masks of either length), Terraform's fork of Go 1.16's CIDR
 //! parser (IPv4 octets may have leading zeros) and apparentlymart/go-cidr
 //! 1.1's arithmetic.
+//!
+//! Why not the `ipnet` crate: Go's `net.IPNet` keeps an IPv4-mapped
+//! address as IPv4. `::ffff:1.2.3.4/104` parses in Go to the IPv4 network
+//! `1.0.0.0/8`, in `ipnet` 2 to the IPv6 network `::ffff:1.0.0.0/104`.
 
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Signed, Zero};

@@ -11,7 +11,6 @@
 //! Arguments reach `call` already converted to the parameter types: the
 //! caller (HCL's function call expression, or an operator) converts them.
 
-mod case_table;
 mod collection;
 mod conversion;
 mod core;
@@ -19,19 +18,12 @@ mod crypto;
 mod datetime;
 mod encoding;
 mod filesystem;
-mod grapheme;
-mod grapheme_split;
-mod grapheme_table;
 mod ipnet;
 mod numeric;
 pub(crate) mod operators;
 mod path;
 mod string;
 mod terraform;
-
-/// Grapheme clusters as go-textseg v13 counts them; the parser counts
-/// source columns with it, as `hcl.Pos` does.
-pub(crate) use grapheme::count as grapheme_count;
 
 pub(crate) use conversion::call_closures;
 pub use conversion::root_traversals;
@@ -164,6 +156,23 @@ impl fmt::Debug for Function {
             .field("params", &self.params)
             .field("var_param", &self.var_param)
             .finish_non_exhaustive()
+    }
+}
+
+/// A function of one string parameter `str` with a string result.
+pub(crate) fn string_function(
+    name: &'static str,
+    f: impl Fn(&str) -> Result<String, CallError> + Send + Sync + 'static,
+) -> Function {
+    Function {
+        name,
+        params: vec![Param::new("str", Type::String)],
+        var_param: None,
+        return_type: static_return_type(Type::String),
+        implementation: Box::new(move |args, _| match &args[0] {
+            Value::String(s) => Ok(Value::string(f(s)?)),
+            _ => Ok(Value::Unknown(Type::String)),
+        }),
     }
 }
 
@@ -411,6 +420,21 @@ pub(crate) fn length_value(value: &Value) -> Value {
         }
     }
     Value::number(Number::from_u64(value.length() as u64))
+}
+
+/// Calls the function `name` among `functions` with string arguments;
+/// renders a string or number result as its text, an error as
+/// `error: message`.
+#[cfg(test)]
+pub(crate) fn call_with_strings(functions: Vec<Function>, name: &str, args: &[&str]) -> String {
+    let f = functions.into_iter().find(|f| f.name == name).unwrap();
+    let args: Vec<Value> = args.iter().map(|s| Value::string(*s)).collect();
+    match f.call(&args) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Number(n)) => n.text(),
+        Ok(other) => format!("{other:?}"),
+        Err(e) => format!("error: {e}"),
+    }
 }
 
 #[cfg(test)]

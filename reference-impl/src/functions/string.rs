@@ -6,12 +6,11 @@
 
 mod format;
 mod regex;
-mod title_table;
 
-use super::grapheme_split::clusters;
 use super::numeric::to_go_int;
 use super::{static_return_type, CallError, Function, Param};
 use crate::number::Number;
+use crate::text::{grapheme_clusters as clusters, to_title};
 use crate::types::Type;
 use crate::value::Value;
 use regex::NamedGroups;
@@ -340,13 +339,7 @@ fn replace(named: NamedGroups) -> Function {
 
 /// A function of one string parameter that returns a string.
 fn string_function(name: &'static str, f: fn(&str) -> String) -> Function {
-    Function {
-        name,
-        params: vec![Param::new("str", Type::String)],
-        var_param: None,
-        return_type: static_return_type(Type::String),
-        implementation: Box::new(move |args, _| Ok(Value::string(f(string(&args[0]))))),
-    }
+    super::string_function(name, move |s| Ok(f(s)))
 }
 
 /// Go's `strings.Replace(s, old, new, -1)`: an empty `old` matches before
@@ -398,20 +391,6 @@ fn is_title_separator(c: char) -> bool {
     // Letters and digits are never white space, so Go's extra letter and
     // digit test changes nothing beyond ASCII.
     c.is_whitespace()
-}
-
-/// Go's `unicode.ToTitle`.
-fn to_title(c: char) -> char {
-    let cp = c as u32;
-    let runs = title_table::TITLE_RUNS;
-    let idx = runs.partition_point(|&(first, ..)| first <= cp);
-    let Some(&(first, last, stride, delta)) = idx.checked_sub(1).map(|i| &runs[i]) else {
-        return c;
-    };
-    if cp > last || (cp - first) % stride != 0 {
-        return c;
-    }
-    char::from_u32(cp.wrapping_add_signed(delta)).unwrap_or(c)
 }
 
 /// Test helpers shared by the numeric and string function tests.

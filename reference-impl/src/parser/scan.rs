@@ -21,7 +21,7 @@ use winnow::token::{any, none_of, one_of, take_till, take_until, take_while};
 use super::ident::{is_id_continue, is_id_start};
 use super::token::{Token, TokenKind};
 use crate::error::{Pos, Span};
-use crate::functions::grapheme_count;
+use crate::text::columns;
 
 /// What the whole source is: an expression or a bare template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,7 +317,7 @@ pub(super) fn advance(mut pos: Pos, text: &str) -> Pos {
             // Every ASCII character, carriage returns included, is a
             // cluster of its own once newlines are split off.
             None if piece.is_ascii() => pos.column += piece.len(),
-            None => pos.column += grapheme_count(piece),
+            None => pos.column += columns(piece),
         }
     }
     pos

@@ -14,7 +14,7 @@ use super::token::{Token, TokenKind};
 use super::MAX_NESTING_DEPTH;
 use crate::ast::{ExprKind, ForExpr};
 use crate::error::Span;
-use crate::functions::grapheme_count;
+use crate::text::grapheme_count;
 use crate::value::Value;
 
 /// A template after the first pass (`hclsyntax.templateToken`).

@@ -12,9 +12,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::convert::unify_with_conversions;
 use crate::convert::ConvertError;
 use crate::types::Type;
-use crate::unify::unify_with_conversions;
 use crate::value::Value;
 use crate::HclVersion;
 

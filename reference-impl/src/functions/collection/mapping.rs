@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 
 use super::{list_val, panicked, sequence_items};
 use crate::convert::convert;
+use crate::convert::unify_unsafe;
 use crate::functions::{static_return_type, CallError, Function, Param};
 use crate::types::Type;
-use crate::unify::unify_unsafe;
 use crate::value::{go_quote, Value};
 
 pub(super) fn functions() -> Vec<Function> {

@@ -3,9 +3,9 @@
 
 use super::{panicked, sequence_items};
 use crate::convert::convert;
+use crate::convert::unify_unsafe;
 use crate::functions::{length_value, CallError, Function, Param};
 use crate::types::Type;
-use crate::unify::unify_unsafe;
 use crate::value::{set_hash, Value};
 
 pub(super) fn functions() -> Vec<Function> {

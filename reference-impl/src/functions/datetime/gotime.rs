@@ -1,6 +1,14 @@
 //! The parts of Go's `time` package that Terraform's date functions (and
 //! cty's YAML timestamps) rely on: `time.Parse` for a few fixed layouts,
 //! `time.ParseDuration`, `Time.Add` and the formatting of fields.
+//!
+//! Why not `jiff` or `chrono`: their RFC 3339 and duration readers accept
+//! and refuse other texts than Go's. `2024-01-01t00:00:00z` is Go's error
+//! `cannot parse "t00:00:00z" as "T"` and a valid time for both crates;
+//! `2024-01-01T00:00:00+24:00` is a valid time in Go and out of range for
+//! `chrono`; `time.ParseDuration` reads `1h1h` as two hours and `.5h` as
+//! thirty minutes, which `jiff`'s `SignedDuration` parser refuses, and
+//! refuses `1 hour`, which `jiff` reads.
 
 /// An instant with the UTC offset it was written in (Go's `time.Time` in a
 /// fixed zone; the zone's name never shows in the formats used here).

@@ -1,5 +1,10 @@
 //! `csvdecode`: cty's `stdlib.CSVDecodeFunc` over Go's `encoding/csv`
 //! reader with its default settings.
+//!
+//! Why not the `csv` crate: Go's reader refuses a quote inside an
+//! unquoted field, the crate keeps it. `a"b,c` is Go's error `parse error
+//! on line 1, column 2: bare " in non-quoted-field`, and the record
+//! `["a\"b", "c"]` for `csv` 1.4.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,7 +39,7 @@ pub(super) fn decode_function() -> Function {
                         go_quote(&name)
                     )));
                 }
-                attrs.insert(crate::value::normalize_string(name), Type::String);
+                attrs.insert(crate::text::normalize_string(name), Type::String);
             }
             Ok(Type::list(Type::Object(attrs)))
         }),

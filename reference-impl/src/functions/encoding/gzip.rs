@@ -5,6 +5,12 @@
 //! own choices: this is a port of the parts of `compress/flate` that level 6
 //! uses (lazy matching over hash chains, and Go's block-type and Huffman
 //! code construction).
+//!
+//! Why not `flate2` (miniz_oxide): its streams are valid DEFLATE but not
+//! Go's. Go ends a stream with an empty final stored block after its data
+//! blocks; miniz_oxide marks its last data block final and chooses its
+//! own matches. For `hello` at level 6, Go's `compress/gzip` writes the
+//! body `ca48cdc9c90704 0000ffff` and flate2 1.1 writes `cb48cdc9c90700`.
 
 /// The gzip member Go's `gzip.Writer` writes for `data`.
 pub(super) fn gzip(data: &[u8]) -> Vec<u8> {

@@ -1,6 +1,13 @@
 //! `jsonencode` and `jsondecode`: cty's `stdlib.JSONEncodeFunc` and
 //! `stdlib.JSONDecodeFunc`, which use cty's JSON value encoding
 //! (`cty/json`) on top of Go's `encoding/json` tokenizer.
+//!
+//! Why not `serde_json` for the text: Go's encoder escapes HTML characters
+//! and Go's decoder has its own error texts. `jsonencode("<a&b>")` is
+//! `"\u003ca\u0026b\u003e"` in Go and `"<a&b>"` from `serde_json`;
+//! `jsondecode("[1,]")` fails in Go with `invalid character ']' looking for
+//! beginning of value`, in `serde_json` with `trailing comma at line 1
+//! column 4`.
 
 use std::collections::BTreeMap;
 
@@ -534,8 +541,6 @@ fn quote_char(c: u8) -> String {
     }
 }
 
-/// Mirrors cty's `json.ImpliedType`: objects are object types (a repeated
-/// key takes its last value's type), arrays are tuples, null is dynamic.
 /// go-cty 1.18's `json.ImpliedType`: as [`implied_type`], but an object
 /// that repeats a key with a value of another type is refused (a repeat of
 /// the same type is let through, the last one winning).
@@ -560,7 +565,7 @@ fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
                     ));
                 }
                 raw.insert(k, attrs.len());
-                attrs.push((crate::value::normalize_string(k.clone()), ty));
+                attrs.push((crate::text::normalize_string(k.clone()), ty));
             }
             // Later keys win, as they do in a map built in order.
             Ok(Type::Object(attrs.into_iter().collect()))
@@ -569,6 +574,8 @@ fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
     }
 }
 
+/// Mirrors cty's `json.ImpliedType`: objects are object types (a repeated
+/// key takes its last value's type), arrays are tuples, null is dynamic.
 fn implied_type(node: &Node) -> Type {
     match node {
         Node::Null => Type::Dynamic,
@@ -585,7 +592,7 @@ fn implied_type(node: &Node) -> Type {
             let mut attrs = BTreeMap::new();
             for (k, v) in members {
                 attrs.insert(
-                    crate::value::normalize_string(k.clone()),
+                    crate::text::normalize_string(k.clone()),
                     crate::stack::deeper(|| implied_type(v)),
                 );
             }
@@ -643,7 +650,7 @@ fn unmarshal(node: &Node, ty: &Type) -> Result<Value, String> {
             };
             let mut values = BTreeMap::new();
             for (k, v) in members {
-                let k = crate::value::normalize_string(k.clone());
+                let k = crate::text::normalize_string(k.clone());
                 let Some(t) = attrs.get(&k) else {
                     return Err(format!(
                         "unsupported attribute {}",

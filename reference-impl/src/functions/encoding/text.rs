@@ -7,6 +7,11 @@
 //! the encodings `x/text` builds from the WHATWG Encoding Standard's
 //! indexes use `encoding_rs`, which implements the same standard. The IBM
 //! code pages `x/text` takes from ICU, and HZ-GB-2312, are not implemented.
+//!
+//! Why not `encoding_rs` for all of them: it implements the WHATWG labels,
+//! where `ISO-8859-1` names windows-1252. The single byte 0x80 (`gA==`)
+//! decodes to `€` with `encoding_rs` and to U+0080 with `x/text`'s
+//! `charmap.ISO8859_1`, which `ianaindex` returns for that name.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

@@ -524,6 +524,20 @@ impl<'a> Decoder<'a> {
         e.as_ref().map_err(Clone::clone)
     }
 
+    /// The next key of a mapping, resolved, or `None` at the mapping's end.
+    fn mapping_key(&mut self) -> Result<Option<(&'a Event, Resolved)>, String> {
+        let key = self.next()?;
+        let (tag, value, style) = match &key.data {
+            EventData::MappingEnd => return Ok(None),
+            EventData::Scalar {
+                tag, value, style, ..
+            } => (tag, value, style),
+            _ => return Err(event_error(key, "only strings are allowed as mapping keys")),
+        };
+        let resolved = resolve_scalar(tag.as_deref(), value, *style, self.release)?;
+        Ok(Some((key, resolved)))
+    }
+
     /// The stream and document framing around one value.
     /// Mirrors go-cty-yaml's `impliedType` / `unmarshal`.
     fn document<T>(
@@ -648,22 +662,8 @@ impl<'a> Decoder<'a> {
                 check_tag(e, tag, MAP_TAG, "mapping")?;
                 self.begin_anchor(anchor);
                 let mut attrs = BTreeMap::new();
-                loop {
-                    let key = self.next()?;
-                    let (ktag, kvalue, kstyle) = match &key.data {
-                        EventData::MappingEnd => break,
-                        EventData::Scalar {
-                            tag, value, style, ..
-                        } => (tag, value, style),
-                        _ => {
-                            return Err(event_error(
-                                key,
-                                "only strings are allowed as mapping keys",
-                            ))
-                        }
-                    };
-                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle, self.release)?
-                    {
+                while let Some((key, resolved)) = self.mapping_key()? {
+                    let name = match resolved {
                         Resolved::Merge => {
                             let ty = crate::stack::deeper(|| self.implied_type(depth + 1))?;
                             let Type::Object(merged) = ty else {
@@ -759,22 +759,8 @@ impl<'a> Decoder<'a> {
                 check_tag(e, tag, MAP_TAG, "mapping")?;
                 self.begin_anchor(anchor);
                 let mut attrs = BTreeMap::new();
-                loop {
-                    let key = self.next()?;
-                    let (ktag, kvalue, kstyle) = match &key.data {
-                        EventData::MappingEnd => break,
-                        EventData::Scalar {
-                            tag, value, style, ..
-                        } => (tag, value, style),
-                        _ => {
-                            return Err(event_error(
-                                key,
-                                "only strings are allowed as mapping keys",
-                            ))
-                        }
-                    };
-                    let name = match resolve_scalar(ktag.as_deref(), kvalue, *kstyle, self.release)?
-                    {
+                while let Some((key, resolved)) = self.mapping_key()? {
+                    let name = match resolved {
                         Resolved::Merge => {
                             let v = crate::stack::deeper(|| self.value(depth + 1))?;
                             match v {

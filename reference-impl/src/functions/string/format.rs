@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use super::{clusters, static_return_type, CallError, Function, Param, MAX_PAD};
 use crate::convert::convert;
 use crate::functions::encoding::{push_json_string, ControlEscapes};
-use crate::functions::grapheme_count;
 use crate::number::Number;
+use crate::text::grapheme_count;
 use crate::types::Type;
 use crate::value::{go_quote, is_print, Value};
 

@@ -11,7 +11,6 @@
 //! so patterns right at those limits may be judged differently.
 
 mod parse;
-mod unicode_tables;
 
 use std::collections::BTreeMap;
 

@@ -8,6 +8,12 @@
 //! literal block falls back to double quotes and when `...` ends the
 //! stream; go-yaml's answers differ from libyaml's in places (which
 //! characters are printable, when the stream is "open ended").
+//!
+//! Why not libyaml-safer's emitter (the libyaml port whose parser
+//! `yamldecode` uses): fed go-cty-yaml's events, it writes `"😀"` where
+//! go-yaml writes `"\U0001F600"` (go-yaml counts no four-byte character
+//! printable), and `"\uFEFFx"` for U+FEFF followed by `x` where go-yaml
+//! writes `"\uFEFF\x78"`.
 
 use crate::value::{Value, MAX_VALUE_DEPTH};
 

@@ -6,8 +6,17 @@
 //! The tree keeps what matching needs; Go's own simplifications (merging
 //! literals, factoring alternations) change nothing observable except the
 //! exact point where its size and nesting limits trip.
+//!
+//! Why not `regex-syntax`'s parser (its `Hir` still carries the tree to
+//! `regex-automata`): it accepts patterns Go refuses, and the reverse.
+//! Go refuses `a**` (invalid nested repetition operator) and `a{1001}`
+//! (invalid repeat count), both of which parse with `regex-syntax` 0.8;
+//! Go reads `\Q*\E` as a literal `*`, which `regex-syntax` refuses as an
+//! unrecognized escape sequence. Its Unicode tables are newer, too: its
+//! `\pL` holds U+0870, which Go's (Unicode 13.0) does not.
 
-use super::unicode_tables::{Table, CATEGORIES, FOLD_CATEGORY, FOLD_SCRIPT, SCRIPTS, SIMPLE_FOLD};
+use crate::text::property_table::{Table, CATEGORIES, FOLD_CATEGORY, FOLD_SCRIPT, SCRIPTS};
+use crate::text::simple_fold;
 
 /// The largest code point.
 pub(super) const MAX_RUNE: u32 = 0x10FFFF;
@@ -937,18 +946,6 @@ fn append_table(class: &mut Vec<(u32, u32)>, table: Table) {
         } else {
             class.extend((lo..=hi).step_by(stride as usize).map(|c| (c, c)));
         }
-    }
-}
-
-/// Go's `unicode.SimpleFold`: the next character in `c`'s case folding
-/// orbit.
-fn simple_fold(c: u32) -> u32 {
-    let idx = SIMPLE_FOLD.partition_point(|&(first, ..)| first <= c);
-    match idx.checked_sub(1).map(|i| SIMPLE_FOLD[i]) {
-        Some((first, last, stride, delta)) if c <= last && (c - first) % stride == 0 => {
-            c.wrapping_add_signed(delta)
-        }
-        _ => c,
     }
 }
 

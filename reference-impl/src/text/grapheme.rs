@@ -3,6 +3,10 @@
 //! not the same as, Unicode 13.0's UAX #29 rules (a ZWJ glues a following
 //! pictograph onto Hangul, flag and emoji sequences only; there is no Indic
 //! conjunct rule; U+FFFD stands alone).
+//!
+//! Why not `unicode-segmentation`: it follows a later UAX #29, with the
+//! Indic conjunct rule: `क्ष` (U+0915 U+094D U+0937) is one cluster for
+//! `unicode-segmentation` 1.13 and two for go-textseg v13.
 
 use super::grapheme_table::GRAPHEME_RANGES;
 

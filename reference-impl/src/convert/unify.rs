@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::convert::{get_plan, Conversion};
+use super::{get_plan, Conversion};
 use crate::types::Type;
 
 /// `convert.UnifyUnsafe(types)`: the common type, or `None`. The returned
