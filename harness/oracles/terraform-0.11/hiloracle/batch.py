@@ -10,9 +10,11 @@ case, applied at once. A run with errors writes no state, so:
    applied again.
 3. A run that succeeds answers every output left from the state.
 
-A run that fails without naming an output (Terraform crashed or hung) is retried on each half
+Configurations are applied a few at a time (`--jobs`). A run that fails without naming an output (Terraform crashed or hung) is retried on each half
 of its cases, down to the single case that causes it, which is answered `crash`.
 """
+from concurrent.futures import ThreadPoolExecutor
+
 from . import errors, values
 from .terraform import TerraformFailure
 
@@ -20,16 +22,18 @@ from .terraform import TerraformFailure
 MAX_ROUNDS = 10000
 
 
-def evaluate(cases, terraform, chunk):
-    """{case index: answer without the id} for a list of requests.Case."""
-    answers = {}
+def evaluate(cases, terraform, chunk, jobs):
+    """{case index: answer without the id} for a list of requests.Case: configurations of at
+    most `chunk` cases, `jobs` of them applied at a time."""
     groups = {}
     for i, case in enumerate(cases):
         groups.setdefault(case.group, []).append(i)
-    for members in groups.values():
-        for start in range(0, len(members), chunk):
-            part = members[start:start + chunk]
-            answers.update(_bisecting({i: cases[i] for i in part}, terraform))
+    parts = [{i: cases[i] for i in members[start:start + chunk]}
+             for members in groups.values() for start in range(0, len(members), chunk)]
+    answers = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for done in pool.map(lambda part: _bisecting(part, terraform), parts):
+            answers.update(done)
     return answers
 
 

@@ -15,15 +15,17 @@ DEFAULT_BATCH = 1024
 # Outputs per configuration: a run costs ~15 ms plus ~1 ms per output, and every error round
 # applies the outputs left again.
 DEFAULT_CHUNK = 170
+DEFAULT_JOBS = 2
 DEFAULT_TERRAFORM_TIMEOUT = 120
 OPTIONS = [
     ("--batch", int, DEFAULT_BATCH, "the most requests read before answering"),
     ("--chunk", int, DEFAULT_CHUNK, "the most outputs in one Terraform configuration"),
+    ("--jobs", int, DEFAULT_JOBS, "configurations applied at the same time"),
     ("--terraform-timeout", float, DEFAULT_TERRAFORM_TIMEOUT, "seconds one Terraform run may take"),
 ]
 
 
-def answer_all(lines, terraform, chunk):
+def answer_all(lines, terraform, chunk, jobs):
     """One response per input line, in order."""
     responses = [None] * len(lines)
     cases, owners = [], []
@@ -38,7 +40,7 @@ def answer_all(lines, terraform, chunk):
             continue
         owners.append(i)
         cases.append(case)
-    answers = batch.evaluate(cases, terraform, chunk) if cases else {}
+    answers = batch.evaluate(cases, terraform, chunk, jobs) if cases else {}
     for k, i in enumerate(owners):
         responses[i] = {"id": cases[k].id,
                         **answers.get(k, {"crash": "the batch gave no answer for this case"})}
@@ -53,10 +55,10 @@ def main(argv=None):
 
     scratch = os.path.realpath(tempfile.mkdtemp(prefix="hclspec-terraform-0.11-"))
     terraform = Terraform(scratch, args.terraform_timeout)
+    chunk, jobs = max(1, args.chunk), max(1, args.jobs)
     try:
-        serve(lambda lines: answer_all(lines, terraform, max(1, args.chunk)), args.batch,
-              lambda response: json.dumps(response, ensure_ascii=False,
-                                                    separators=(",", ":")))
+        serve(lambda lines: answer_all(lines, terraform, chunk, jobs), args.batch,
+              lambda response: json.dumps(response, ensure_ascii=False, separators=(",", ":")))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
