@@ -10,8 +10,9 @@ case, applied at once. A run with errors writes no state, so:
    applied again.
 3. A run that succeeds answers every output left from the state.
 
-Configurations are applied a few at a time (`--jobs`). A run that fails without naming an output (Terraform crashed or hung) is retried on each half
-of its cases, down to the single case that causes it, which is answered `crash`.
+Configurations are applied a few at a time (`--jobs`). A run that fails without naming an
+output (Terraform crashed or hung) is retried on each half of its cases, down to the single
+case that causes it, which is answered `crash`.
 """
 from concurrent.futures import ThreadPoolExecutor
 

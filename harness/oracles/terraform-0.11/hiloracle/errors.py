@@ -36,7 +36,8 @@ def _headers(name):
 
 
 def by_output(stderr, names):
-    """{output name: (stage, message)} of the first error printed about each of `names`."""
+    """{output name: (stage, message)} of the error that answers for each of `names` that has
+    any (see `_first`)."""
     starts = []
     text = "\n" + stderr if not stderr.startswith("\n") else stderr
     for name in names:
@@ -58,8 +59,19 @@ def by_output(stderr, names):
         message = text[body:end]
         if message.endswith(ERROR_END):
             message = message[:-len(ERROR_END)]
-        found.setdefault(name, (stage, message))
-    return found
+        found.setdefault(name, []).append((stage, message))
+    return {name: _first(errors) for name, errors in found.items()}
+
+
+def _first(errors):
+    """The error that answers for an output: the first printed, except among validation
+    errors, which Terraform 0.11 finds by walking an output's references in Go's map order
+    (a different order from one run to the next): of those, the one whose message sorts first
+    (by code point)."""
+    stage, message = errors[0]
+    if stage == VALIDATE:
+        return stage, min(m for s, m in errors if s == VALIDATE)
+    return stage, message
 
 
 def variable_errors(stderr):

@@ -97,6 +97,13 @@ class ErrorsTest(unittest.TestCase):
                                        "1:3: unknown function called: f in:\n\n${f()}\nError: x"))
         self.assertNotIn("c3", found)
 
+    def test_validation_errors_in_any_order_give_one_answer(self):
+        one = "\nError: output 'c0': unknown variable referenced: 'b'\n\n\n"
+        two = "\nError: output 'c0': unknown variable referenced: 'a'\n\n\n"
+        for stderr in (one + two, two + one):
+            self.assertEqual(errors.by_output(stderr, ["c0"])["c0"],
+                             (errors.VALIDATE, "unknown variable referenced: 'a'"))
+
     def test_load_error(self):
         stderr = ("\nError: Error loading /tmp/a/main.tf.json: Error reading config for output "
                   "c7: parse error at 1:3: expected expression but found end of string\n\n\n")
