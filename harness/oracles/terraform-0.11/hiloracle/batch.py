@@ -64,7 +64,7 @@ def _rounds(cases, terraform):
             first.base_dir)
         if outputs is not None:
             for name, i in names.items():
-                answers[i] = _checked(values.answer(outputs.get(name)), terraform)
+                answers[i] = _checked(values.answer(outputs.get(name)), terraform, pending[i])
             return answers
         found = errors.by_output(stderr, names)
         if not found:
@@ -77,16 +77,21 @@ def _rounds(cases, terraform):
                                    f"output:\n{_head(stderr)}")
         for name, (stage, message) in found.items():
             i = names[name]
-            answers[i] = _checked(errors.answer(stage, message, pending.pop(i)), terraform)
+            case = pending.pop(i)
+            answers[i] = _checked(errors.answer(stage, message, case), terraform, case)
     raise TerraformFailure(f"Terraform still reported errors after {MAX_ROUNDS} rounds")
 
 
-def _checked(answer, terraform):
+def _checked(answer, terraform, case):
     """The answer, unless it shows the oracle's scratch directory (`file()` errors name the
-    absolute path they tried): such an answer says where the oracle runs, not what the
-    language does."""
+    absolute path they tried: such an answer says where the oracle runs, not what the
+    language does), or is an error message that Terraform may have printed with parts left
+    out."""
     if terraform.scratch in repr(answer):
         return {"unsupported": "the answer names the oracle's scratch directory"}
+    if "error" in answer and errors.may_have_lost_tags(case):
+        return {"unsupported": "Terraform prints error messages without the colorstring tags "
+                               "([red], [bold], ...) they hold, and this one may hold some"}
     return answer
 
 

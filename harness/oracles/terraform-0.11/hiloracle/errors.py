@@ -99,11 +99,23 @@ def answer(stage, message, case):
 
 
 def _without_source(message, text):
-    for shown in (text, COLOR_TAG.sub("", text)):
-        suffix = " in:\n\n" + shown
-        if message.endswith(suffix):
-            return message[:-len(suffix)]
-    return message
+    suffix = " in:\n\n" + text
+    return message[:-len(suffix)] if message.endswith(suffix) else message
+
+
+def may_have_lost_tags(case):
+    """Whether an error message about `case` may have lost text when Terraform printed it:
+    its `-no-color` output still drops colorstring tags (`[red]`, `[bold]`, `[reset]`, ...)
+    from every message, and the case's string or variables hold one."""
+    texts = [case.text]
+    for value in case.variables.values():
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, list):
+            texts.extend(value)
+        else:
+            texts.extend(list(value) + list(value.values()))
+    return any(COLOR_TAG.search(t) for t in texts)
 
 
 def _range(case, line, column):

@@ -61,6 +61,8 @@ class EngineTest(unittest.TestCase):
             hil("file", 'file("hello.txt")', base_dir=cls.base.name),
             hil("home", 'pathexpand("~/x")'),
             hil("cwd", "path.cwd"),
+            hil("tags", 'file("[red]x")'),
+            hil("tags-result", 'upper("[red]x")'),
             {"id": "hcl2", "kind": "expression", "source": "1"},
             "not json",
             hil("number-scope", "var.n", scope={"var": {"type": ["object", {"n": "number"}],
@@ -137,6 +139,10 @@ class EngineTest(unittest.TestCase):
         self.assertEqual(self.result("file")["value"], "hi\n")
         self.assertEqual(self.result("home")["value"], "/home/hclspec/x")
         self.assertIn("unsupported", self.by_id["cwd"])
+
+    def test_messages_printed_without_their_tags_are_not_answered(self):
+        self.assertIn("unsupported", self.by_id["tags"])
+        self.assertEqual(self.result("tags-result")["value"], "[RED]X")
 
     def test_what_it_cannot_answer(self):
         self.assertIn("unsupported", self.by_id["hcl2"])
