@@ -105,7 +105,7 @@ class ErrorsTest(unittest.TestCase):
                              (errors.VALIDATE, "unknown variable referenced: 'a'"))
 
     def test_load_error(self):
-        stderr = ("\nError: Error loading /tmp/a/main.tf.json: Error reading config for output "
+        stderr = ("\nError: Error loading /example/main.tf.json: Error reading config for output "
                   "c7: parse error at 1:3: expected expression but found end of string\n\n\n")
         self.assertEqual(errors.by_output(stderr, ["c7"]), {"c7": (
             errors.LOAD, "parse error at 1:3: expected expression but found end of string")})
