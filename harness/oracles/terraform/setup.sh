@@ -6,15 +6,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-venv="$here/.venv"
-stamp="$venv/requirements.installed"
-
-if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  cp "$here/requirements.txt" "$stamp"
-fi
+. "$here/../shared/venv.sh"
+install_venv "$here"
 
 (cd "$repo" && cargo build --release --quiet -p hclspec-terraform-source)
 

@@ -143,12 +143,21 @@ pub fn diagnostics_table(cases: &[(&CaseFile, &Case)]) -> String {
         BTreeMap::new();
     for (_, case) in cases {
         let mut seen = std::collections::BTreeSet::new();
-        for version in [Version::V2_14, Version::V2_24] {
+        // A case of another dialect has one answer, named by its dialect.
+        let profiles: Vec<(Version, &str)> = if case.dialect.is_hcl2() {
+            [Version::V2_14, Version::V2_24]
+                .into_iter()
+                .map(|v| (v, v.as_str()))
+                .collect()
+        } else {
+            vec![(Version::default(), case.dialect.as_str())]
+        };
+        for (version, profile) in profiles {
             if let Some(Expect::Error(e)) = case.expect_for(version) {
                 let Some(summary) = &e.summary else { continue };
                 let key = (e.phase.as_str().to_string(), summary.clone());
                 let row = rows.entry(key.clone()).or_default();
-                row.0.insert(version.as_str());
+                row.0.insert(profile);
                 if seen.insert(key) {
                     row.1 += 1;
                 }
@@ -161,7 +170,8 @@ pub fn diagnostics_table(cases: &[(&CaseFile, &Case)]) -> String {
         let versions: Vec<&str> = versions.iter().copied().collect();
         out.push_str(&format!(
             "| {phase} | {} | {} | {n} |\n",
-            summary.replace('|', "\\|"),
+            // A summary of several lines (Terraform 0.11 has some) stays one row.
+            summary.replace('|', "\\|").replace('\n', "<br>"),
             versions.join(", ")
         ));
     }

@@ -1,61 +1,29 @@
 """The protocol side of the engine: reads requests, evaluates them in batches, answers in order.
 
-Requests that arrive together (a client keeps up to 64 in flight) are evaluated in one batch:
-after the first request of a batch, the engine takes whatever else arrives within
-`GATHER_SECONDS`, up to `--batch` requests, then answers them all. A client that sends one
-request at a time gets one answer at a time.
+Requests that arrive together are evaluated in one batch (up to `--batch`; see
+`oracleio.serve`, shared with the other Python oracle).
 """
 import argparse
 import os
-import queue
 import shutil
-import sys
 import tempfile
-import threading
 
 from . import batch, cty, exactjson, kinds
 from .rewriter import Rewriter, RewriterError, locate
 from .terraform import Terraform
+from oracleio import RequestError, read_request, request_error, serve
 
-GATHER_SECONDS = 0.02
 DEFAULT_BATCH = 256
 DEFAULT_TERRAFORM_TIMEOUT = 120
-# `level` is accepted and ignored: the answer is always Terraform's full answer.
-REQUEST_FIELDS = {"id", "kind", "source", "scope", "hcl_version", "dialect", "type", "spec",
-                  "base_dir", "level"}
-HCL_VERSIONS = ("2.14", "2.24")
 DIALECTS = ("hcl2",)
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))))
 
 
-class RequestError(Exception):
-    """A malformed request."""
-
-
 def parse_request(line):
     """The request of one input line; raises RequestError (with the id when it could be read)."""
-    try:
-        request = exactjson.loads(line)
-    except ValueError as e:
-        raise RequestError(f"invalid JSON: {e}", None)
-    if not isinstance(request, dict):
-        raise RequestError("a request must be a JSON object", None)
-    rid = request.get("id") if isinstance(request.get("id"), str) else None
-    if rid is None:
-        raise RequestError("missing or non-string field `id`", None)
-    unknown = sorted(set(request) - REQUEST_FIELDS)
-    if unknown:
-        raise RequestError(f"unknown field `{unknown[0]}`", rid)
-    for field in ("kind", "source"):
-        if not isinstance(request.get(field), str):
-            raise RequestError(f"missing or non-string field `{field}`", rid)
-    if request.get("hcl_version", "2.24") not in HCL_VERSIONS:
-        raise RequestError("`hcl_version` must be \"2.14\" or \"2.24\"", rid)
-    if not isinstance(request.get("scope", {}), dict):
-        raise RequestError("`scope` must be an object", rid)
-    if "base_dir" in request and not isinstance(request["base_dir"], str):
-        raise RequestError("`base_dir` must be a string", rid)
+    request = read_request(line, exactjson.loads)
+    rid = request["id"]
     for name, typed in (request.get("scope") or {}).items():
         if not isinstance(typed, dict) or "type" not in typed or "value" not in typed:
             raise RequestError(f"scope variable `{name}` is not a typed value", rid)
@@ -64,10 +32,6 @@ def parse_request(line):
         except cty.BadValue as e:
             raise RequestError(f"scope variable `{name}`: {e}", rid)
     return request
-
-
-def request_error(message, rid):
-    return {"id": rid, "error": {"phase": "request", "summary": message}}
 
 
 class Engine:
@@ -113,14 +77,6 @@ class Engine:
         return responses
 
 
-def _reader(stream, lines):
-    for raw in stream:
-        text = raw.decode("utf-8", "replace").rstrip("\n").rstrip("\r")
-        if text.strip():
-            lines.put(text)
-    lines.put(None)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="terraform-oracle", description=__doc__)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH,
@@ -133,28 +89,8 @@ def main(argv=None):
     terraform = Terraform(scratch, args.terraform_timeout)
     rewriter = Rewriter(locate(REPO))
     engine = Engine(terraform, rewriter, scratch)
-    lines = queue.Queue()
-    threading.Thread(target=_reader, args=(sys.stdin.buffer, lines), daemon=True).start()
-    out = sys.stdout
     try:
-        done = False
-        while not done:
-            first = lines.get()
-            if first is None:
-                break
-            group = [first]
-            while len(group) < args.batch:
-                try:
-                    line = lines.get(timeout=GATHER_SECONDS)
-                except queue.Empty:
-                    break
-                if line is None:
-                    done = True
-                    break
-                group.append(line)
-            for response in engine.answer_all(group):
-                out.write(exactjson.dumps(response) + "\n")
-            out.flush()
+        serve(engine.answer_all, args.batch, exactjson.dumps)
     finally:
         terraform.close()
         rewriter.close()
