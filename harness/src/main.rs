@@ -61,6 +61,12 @@ enum Command {
         hcl_version: Version,
         #[command(flatten)]
         corpus: cli::CorpusArgs,
+        /// The `base_dir` to write into the requests (default: where the
+        /// corpus's fixtures are on this machine); a relative one, such as
+        /// `spec-tests/fixtures`, makes an export that runs from the root
+        /// of any checkout.
+        #[arg(long, value_name = "DIR")]
+        base_dir: Option<String>,
     },
     /// List the built-in functions the reference implementation provides,
     /// one name per line.
@@ -156,7 +162,8 @@ fn main() -> ExitCode {
         Command::Export {
             hcl_version,
             corpus,
-        } => cli::export(&corpus, hcl_version),
+            base_dir,
+        } => cli::export(&corpus, hcl_version, base_dir.as_deref()),
         Command::Functions => {
             for name in hclspec_reference::functions::names() {
                 println!("{name}");

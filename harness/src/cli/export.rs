@@ -30,8 +30,9 @@ pub const EXPORT_SCHEMA_ID: &str =
 
 /// The manifest line, then one JSON line per case that has an expectation
 /// for `version`: the request to send, exactly as `hclspec run` sends it,
-/// and the expectation.
-pub fn export(args: &CorpusArgs, version: Version) -> Result<ExitCode> {
+/// and the expectation; with `base_dir`, requests name it as their
+/// `base_dir` instead of where the fixtures are here.
+pub fn export(args: &CorpusArgs, version: Version, base_dir: Option<&str>) -> Result<ExitCode> {
     let corpus = args.load()?;
     let mut lines = Vec::new();
     for (file, case) in args.selected(&corpus)? {
@@ -42,11 +43,15 @@ pub fn export(args: &CorpusArgs, version: Version) -> Result<ExitCode> {
             let Some(expect) = case.expect_for(v) else {
                 continue;
             };
-            lines.push(export_line(file, case, v, expect));
+            let mut line = export_line(file, case, v, expect);
+            if let (Some(dir), Some(slot)) = (base_dir, line["request"].get_mut("base_dir")) {
+                *slot = Json::String(dir.to_string());
+            }
+            lines.push(line);
         }
     }
     let texts: Vec<String> = lines.iter().map(Json::to_string).collect();
-    let manifest = manifest(args, version, &corpus.origin, &lines, &texts);
+    let manifest = manifest(args, version, base_dir, &corpus.origin, &lines, &texts);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{manifest}")?;
     for text in &texts {
@@ -62,6 +67,7 @@ pub fn export(args: &CorpusArgs, version: Version) -> Result<ExitCode> {
 fn manifest(
     args: &CorpusArgs,
     version: Version,
+    base_dir: Option<&str>,
     origin: &Origin,
     lines: &[Json],
     texts: &[String],
@@ -108,6 +114,7 @@ fn manifest(
             "generator": format!("hclspec {}", env!("CARGO_PKG_VERSION")),
             "hcl_version": version.as_str(),
             "filters": args.filter,
+            "base_dir": base_dir,
             "corpus": {
                 "version": env!("CARGO_PKG_VERSION"),
                 "source": source,
