@@ -30,6 +30,10 @@ enum Command {
     /// Run the corpus against several engines and write a compatibility
     /// matrix (markdown, and JSON with --json).
     Matrix(cli::MatrixArgs),
+    /// Write an HTML report (summary, areas, and every case that did not
+    /// pass with its answers) over engines run now and saved JSON run
+    /// reports.
+    Report(cli::ReportArgs),
     /// Answer protocol requests (one JSON line each) on stdin with the
     /// reference implementation.
     Serve {
@@ -139,6 +143,7 @@ fn main() -> ExitCode {
     let result = match args.command {
         Command::Run(run) => cli::run(&run),
         Command::Matrix(m) => cli::matrix(&m),
+        Command::Report(r) => cli::report(&r),
         Command::Serve {
             hcl_version,
             timeout,

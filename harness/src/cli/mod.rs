@@ -16,10 +16,12 @@ use hclspec_protocol::{Expect, Version};
 
 mod export;
 mod oracle;
+mod report;
 mod run;
 
 pub use export::export;
 pub use oracle::{record, verify, OracleArgs};
+pub use report::{report, ReportArgs};
 pub use run::{matrix, run, MatrixArgs, RunArgs};
 
 #[derive(Args)]
