@@ -82,7 +82,7 @@ pub fn render(runs: &[Run], command: Option<&str>) -> Result<String, String> {
                     label { "engine " select #f-run {} }
                     label { "outcome " select #f-outcome {} }
                     label { "area " select #f-area {} }
-                    label { "search " input #f-text type="search" placeholder="id, source or message"; }
+                    label { "search " input #f-text type="search" placeholder="area, id, file, source or message"; }
                     span #f-count {}
                 }
                 ol #case-list {}

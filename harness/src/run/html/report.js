@@ -36,7 +36,7 @@
     const c = data.cases[item[0]];
     if (outcome === "failures" ? !FAILURES.includes(item[1]) : outcome && item[1] !== outcome) return false;
     if (area && c[0] !== area) return false;
-    return !text || [c[1], c[4], item[2]].some((s) => s.toLowerCase().includes(text));
+    return !text || [c[0], c[1], c[2], c[4], item[2]].some((s) => s.toLowerCase().includes(text));
   }
 
   function filter() {
