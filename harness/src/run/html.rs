@@ -304,7 +304,9 @@ fn pretty(v: &Json) -> String {
 /// once (`cases`), and per run its cases that did not pass (`runs`), with
 /// the answers as text.
 fn page_data(runs: &[Run]) -> Json {
-    let mut index: HashMap<(String, String, String, String), usize> = HashMap::new();
+    // A case is shared by the runs that did not pass it, unless they ran
+    // different versions of it (saved reports from another corpus).
+    let mut index: HashMap<[String; 8], usize> = HashMap::new();
     let mut cases: Vec<Json> = Vec::new();
     let mut areas: BTreeSet<String> = BTreeSet::new();
     let mut out_runs = Vec::new();
@@ -317,27 +319,26 @@ fn page_data(runs: &[Run]) -> Json {
             if PASSED.iter().any(|s| s.as_str() == outcome) {
                 continue;
             }
-            let expected = pretty(&c["expected"]);
-            let key = (text(&c["path"]), text(&c["id"]), version.clone(), expected);
             let area = text(&c["area"]);
             areas.insert(area.clone());
+            let scope = match &c["scope"] {
+                Json::Object(m) if m.is_empty() => String::new(),
+                other => pretty(other),
+            };
+            let case = [
+                shown(&area),
+                shown(&text(&c["id"])),
+                shown(&text(&c["path"])),
+                text(&c["kind"]),
+                shown(&text(&c["source"])),
+                scope,
+                pretty(&c["expected"]),
+                version.clone(),
+            ];
             let n = cases.len();
-            let at = *index.entry(key.clone()).or_insert(n);
+            let at = *index.entry(case.clone()).or_insert(n);
             if at == n {
-                let scope = match &c["scope"] {
-                    Json::Object(m) if m.is_empty() => String::new(),
-                    other => pretty(other),
-                };
-                cases.push(json!([
-                    shown(&area),
-                    shown(&key.1),
-                    shown(&key.0),
-                    text(&c["kind"]),
-                    shown(&text(&c["source"])),
-                    scope,
-                    key.3,
-                    version,
-                ]));
+                cases.push(json!(case));
             }
             let skip = match &c["skip"] {
                 Json::Object(s) => shown(&format!(

@@ -11,6 +11,7 @@ target/browser-test/ and prints its path.
 
     .venv/bin/pytest -s harness/tests/browser
 """
+import json
 import os
 import pathlib
 import shutil
@@ -27,15 +28,24 @@ OUT = ROOT / "target" / "browser-test"
 HCLSPEC = os.environ.get("HCLSPEC_BIN", str(ROOT / "target" / "release" / "hclspec"))
 WRONG = "wrong=python3 " + str(ROOT / "examples" / "export-pytest" / "constant_engine.py")
 FILTERS = ["arith-0[0-4]?", "str-0??", "cmp-00?"]
+HOSTILE = '</script><script>window.pwned = 1</script><!-- \x1b[31m <img src=x onerror="window.pwned = 2">'
 
 
 @pytest.fixture(scope="module")
 def page():
     shutil.rmtree(OUT, ignore_errors=True)
+    OUT.mkdir(parents=True)
     args = [HCLSPEC, "report", "--html", str(OUT / "report"), "--corpus", str(ROOT / "spec-tests")]
     for f in FILTERS:
         args += ["--filter", f]
-    subprocess.run(args + ["--engine", "reference", "--engine", WRONG], check=True)
+    # A saved report whose case text is hostile: markup that would run if
+    # it were not escaped, and a control character.
+    saved = subprocess.run([HCLSPEC, "run", "--engine", WRONG.split("=", 1)[1], "--format", "json",
+                            "--corpus", str(ROOT / "spec-tests"), "--filter", "arith-001"],
+                           capture_output=True, text=True).stdout
+    assert '"source": "1 + 2"' in saved
+    (OUT / "hostile.json").write_text(saved.replace('"source": "1 + 2"', '"source": %s' % json.dumps(HOSTILE)))
+    subprocess.run(args + ["--engine", "reference", "--engine", WRONG, str(OUT / "hostile.json")], check=True)
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600"]:
@@ -55,11 +65,11 @@ def texts(driver, css):
 
 
 def test_summary_and_area_tables_render(page):
-    assert [t.split()[0] for t in texts(page, "table.summary tbody th")] == ["reference", "wrong"]
-    reference, wrong = page.find_elements(By.CSS_SELECTOR, "table.summary tbody tr")
+    assert [t.split()[0] for t in texts(page, "table.summary tbody th")] == ["reference", "wrong", "hostile"]
+    reference, wrong, _ = page.find_elements(By.CSS_SELECTOR, "table.summary tbody tr")
     assert "100.0%" in reference.text and "0.0%" in wrong.text
     assert texts(page, "table.areas tbody th") == ["arithmetic", "comparison", "strings"]
-    assert texts(page, "table.areas tfoot td b") == ["100.0%", "0.0%"]
+    assert texts(page, "table.areas tfoot td b") == ["100.0%", "0.0%", "0.0%"]
 
 
 def test_a_failing_case_opens_with_its_answers(page):
@@ -88,6 +98,19 @@ def test_an_area_cell_opens_that_area(page):
     areas = {t.split()[1].split("::")[0] for t in texts(page, "#case-list li.case")}
     assert areas == {"strings"}
     assert page.find_element(By.ID, "f-count").text.startswith(str(len(texts(page, "#case-list li.case"))))
+
+
+def test_hostile_text_is_shown_not_run(page):
+    page.execute_script(
+        "document.getElementById('f-area').value = '';"
+        "const run = document.getElementById('f-run');"
+        "run.value = '2'; run.dispatchEvent(new Event('change'))")
+    entry = page.find_element(By.CSS_SELECTOR, "#case-list li.case")
+    entry.find_element(By.TAG_NAME, "summary").click()
+    source = entry.find_element(By.CSS_SELECTOR, ".body pre.source")
+    assert source.text == HOSTILE.replace("\x1b", "\\u{1b}")
+    assert page.execute_script("return window.pwned") is None
+    assert not page.find_elements(By.CSS_SELECTOR, "#case-list img")
 
 
 def test_the_console_has_no_errors(page):
