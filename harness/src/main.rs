@@ -30,6 +30,10 @@ enum Command {
     /// Run the corpus against several engines and write a compatibility
     /// matrix (markdown, and JSON with --json).
     Matrix(cli::MatrixArgs),
+    /// Write an HTML report (summary, areas, and every case that did not
+    /// pass with its answers) over engines run now and saved JSON run
+    /// reports.
+    Report(cli::ReportArgs),
     /// Answer protocol requests (one JSON line each) on stdin with the
     /// reference implementation.
     Serve {
@@ -61,6 +65,12 @@ enum Command {
         hcl_version: Version,
         #[command(flatten)]
         corpus: cli::CorpusArgs,
+        /// The `base_dir` to write into the requests (default: where the
+        /// corpus's fixtures are on this machine); a relative one, such as
+        /// `spec-tests/fixtures`, makes an export that runs from the root
+        /// of any checkout.
+        #[arg(long, value_name = "DIR")]
+        base_dir: Option<String>,
     },
     /// List the built-in functions the reference implementation provides,
     /// one name per line.
@@ -133,6 +143,7 @@ fn main() -> ExitCode {
     let result = match args.command {
         Command::Run(run) => cli::run(&run),
         Command::Matrix(m) => cli::matrix(&m),
+        Command::Report(r) => cli::report(&r),
         Command::Serve {
             hcl_version,
             timeout,
@@ -156,7 +167,8 @@ fn main() -> ExitCode {
         Command::Export {
             hcl_version,
             corpus,
-        } => cli::export(&corpus, hcl_version),
+            base_dir,
+        } => cli::export(&corpus, hcl_version, base_dir.as_deref()),
         Command::Functions => {
             for name in hclspec_reference::functions::names() {
                 println!("{name}");

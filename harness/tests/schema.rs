@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value as Json;
+use sha2::Digest as _;
 
 /// Where the schemas say they live; references resolve against it.
 const BASE: &str = "https://raw.githubusercontent.com/hclspec/hclspec/main/spec-tests/schema/";
@@ -71,6 +72,11 @@ impl Validators {
         Validators { by_name }
     }
 
+    fn is_valid(&self, name: &str, doc: &Json) -> bool {
+        let (_, v) = self.by_name.iter().find(|(n, _)| *n == name).unwrap();
+        v.is_valid(doc)
+    }
+
     fn check(&self, name: &str, doc: &Json, what: &str) {
         let (_, v) = self.by_name.iter().find(|(n, _)| *n == name).unwrap();
         let errors: Vec<String> = v
@@ -132,16 +138,43 @@ fn export_lines_requests_and_responses_meet_their_schemas() {
             &["export", "--hcl-version", version, "--corpus", corpus],
             None,
         );
+        let (first, cases) = export.split_once('\n').expect("a manifest line");
+        let manifest: Json = serde_json::from_str(first).unwrap();
+        v.check("export-line.schema.json", &manifest, first);
+        // The schema can fail: a manifest without its case count does not pass.
+        let mut broken = manifest.clone();
+        broken["manifest"]["counts"]
+            .as_object_mut()
+            .unwrap()
+            .remove("cases");
+        assert!(!v.is_valid("export-line.schema.json", &broken));
+        let manifest = &manifest["manifest"];
+        assert_eq!(manifest["hcl_version"], version);
+        let digest: String = sha2::Sha256::digest(cases.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(manifest["cases_sha256"], digest.as_str());
         let mut n = 0;
-        for line in export.lines() {
+        for line in cases.lines() {
             let doc: Json = serde_json::from_str(line).unwrap();
             v.check("export-line.schema.json", &doc, line);
+            assert!(
+                doc.get("request").is_some(),
+                "only the first line is a manifest"
+            );
             v.check("request.schema.json", &doc["request"], line);
             requests.push_str(&doc["request"].to_string());
             requests.push('\n');
             n += 1;
         }
         assert!(n > 3000, "{n} export lines");
+        assert_eq!(manifest["counts"]["cases"], n);
+        let results = cases
+            .lines()
+            .filter(|l| l.contains("\"expect\":{\"result\""))
+            .count();
+        assert_eq!(manifest["counts"]["results"], results);
     }
     // A malformed request too, for a request error.
     requests.push_str("{\"id\": 1}\n");

@@ -1,13 +1,12 @@
 //! The subcommands other than `serve`.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 use clap::Args;
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 use hclspec::locate;
 use hclspec_corpus::case::{is_toml, Case, CaseFile, Corpus, Expectations};
@@ -15,10 +14,14 @@ use hclspec_corpus::select::Selector;
 use hclspec_corpus::toml_file;
 use hclspec_protocol::{Expect, Version};
 
+mod export;
 mod oracle;
+mod report;
 mod run;
 
+pub use export::export;
 pub use oracle::{record, verify, OracleArgs};
+pub use report::{report, ReportArgs};
 pub use run::{matrix, run, MatrixArgs, RunArgs};
 
 #[derive(Args)]
@@ -62,71 +65,6 @@ impl CorpusArgs {
             .filter(|(f, c)| selector.matches(&f.name, &c.id))
             .collect())
     }
-}
-
-/// The revision of the export line layout (`spec-tests/schema/export-line.schema.json`).
-pub const EXPORT_VERSION: u32 = 1;
-
-/// One JSON line per case that has an expectation for `version`: the
-/// request to send, exactly as `hclspec run` sends it, and the expectation.
-pub fn export(args: &CorpusArgs, version: Version) -> Result<ExitCode> {
-    let corpus = args.load()?;
-    let mut out = std::io::stdout().lock();
-    for (file, case) in args.selected(&corpus)? {
-        for v in case.test_versions() {
-            if case.dialect.is_hcl2() && v != version {
-                continue;
-            }
-            let Some(expect) = case.expect_for(v) else {
-                continue;
-            };
-            writeln!(out, "{}", export_line(file, case, v, expect))?;
-        }
-    }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `{"export_version", "file", "area", "profile", "oracle", "request",
-/// "expect", ...}`: everything a test suite in another language needs.
-fn export_line(file: &CaseFile, case: &Case, version: Version, expect: &Expect) -> Json {
-    let oracle = hclspec_corpus::Oracle::for_profile(case.dialect, version);
-    let mut m = Map::new();
-    m.insert("export_version".into(), Json::from(EXPORT_VERSION));
-    m.insert("file".into(), Json::String(file.display.clone()));
-    m.insert("area".into(), Json::String(file.area.clone()));
-    m.insert(
-        "profile".into(),
-        Json::String(if case.dialect.is_hcl2() {
-            version.as_str().to_string()
-        } else {
-            case.dialect.as_str().to_string()
-        }),
-    );
-    m.insert("oracle".into(), Json::String(oracle.as_str().into()));
-    if let Some(mode) = case.verify_mode(oracle) {
-        m.insert("verify".into(), Json::String(mode.as_str().into()));
-    }
-    let request: Json =
-        serde_json::from_str(&case.request(version).to_line()).expect("a request is JSON");
-    m.insert("request".into(), request);
-    m.insert("expect".into(), expect.to_json());
-    for (key, value) in [
-        ("seed", &case.seed),
-        ("note", &case.note),
-        ("upstream", &case.upstream),
-    ] {
-        if let Some(v) = value {
-            m.insert(key.into(), Json::String(v.clone()));
-        }
-    }
-    if !case.tags.is_empty() {
-        m.insert(
-            "tags".into(),
-            Json::Array(case.tags.iter().cloned().map(Json::String).collect()),
-        );
-    }
-    Json::Object(m)
 }
 
 /// Every error summary the selected cases expect, as a markdown table:

@@ -31,9 +31,9 @@ pub struct CommonArgs {
     /// error phases, list/tuple and map/object alike), or `full` (types and
     /// error summaries too).
     #[arg(long, default_value = "full", value_parser = parse_level)]
-    level: Level,
+    pub(super) level: Level,
     #[command(flatten)]
-    corpus: CorpusArgs,
+    pub(super) corpus: CorpusArgs,
     /// `exact`, or `f64`: a result right only once its numbers and the
     /// expected ones are rounded to 64-bit floats counts as `pass-f64`.
     #[arg(long, default_value = "exact", value_parser = parse_numbers)]
@@ -183,67 +183,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 /// `hclspec matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
     let corpus = args.common.corpus.load()?;
-    let mut engines = Vec::new();
-    for e in &args.engines {
-        let (name, cmd) = match e.split_once('=') {
-            Some((n, c)) => (n.trim(), c.trim()),
-            None => (e.trim(), ""),
-        };
-        let (name, level) = match name.split_once('@') {
-            Some((n, l)) => (
-                n.trim(),
-                l.trim().parse::<Level>().map_err(anyhow::Error::msg)?,
-            ),
-            None => (name, args.common.level),
-        };
-        if name.is_empty() {
-            bail!("--engine {e:?}: the name is empty");
-        }
-        let oracle = Oracle::ALL.into_iter().find(|o| o.as_str() == name);
-        let (spec, cmd) = match (name, cmd, oracle) {
-            (REFERENCE, "", _) => (EngineSpec::Reference, String::new()),
-            (_, "", Some(o)) => {
-                let words = locate::oracle_command(o, corpus.origin.dir())
-                    .map_err(|why| anyhow!("--engine {e:?}: {why}"))?;
-                // Shown as where setup installs it, not as this machine's path.
-                let shown = locate::oracle_path(o).to_string();
-                (EngineSpec::Command(words), shown)
-            }
-            (_, "", None) => {
-                bail!("--engine {e:?}: expected NAME=CMD (or `{REFERENCE}` or an oracle's name)")
-            }
-            (_, cmd, _) => (EngineSpec::parse(cmd)?, cmd.to_string()),
-        };
-        engines.push((name.to_string(), level, cmd, spec, oracle));
-    }
-    hclspec::interrupt::install().context("watching for interrupts")?;
     let mut columns = Vec::new();
-    for (name, level, cmd, spec, oracle) in &engines {
-        if hclspec::interrupt::signal().is_some() {
-            break;
-        }
-        let report = run_engine(
-            spec,
-            &args.common,
-            *level,
-            &corpus,
-            SkipList::default(),
-            name,
-            *oracle,
-        )?;
-        let c = report.counts();
-        eprintln!(
-            "{name}: {} of {} cases pass ({:.1}%) in {:.2} s",
-            c.passed(),
-            c.cases(),
-            c.pass_percent(),
-            report.elapsed_seconds
-        );
+    for ((name, _, cmd, spec, _), report) in run_engines(&args.engines, &args.common, &corpus)? {
         let command = match spec {
             EngineSpec::Reference => "built-in reference implementation".to_string(),
             EngineSpec::Command(_) => cmd.clone(),
         };
-        columns.push(Column::new(name, &command, &report));
+        columns.push(Column::new(&name, &command, &report));
     }
     let matrix = Matrix {
         report_version: runner::REPORT_VERSION,
@@ -267,6 +213,85 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from((128 + sig) as u8));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An engine named on the command line: its name, level, the command shown
+/// for it, how to start it, and the oracle it is, if it is one.
+pub(super) type NamedEngine = (String, Level, String, EngineSpec, Option<Oracle>);
+
+/// `NAME=CMD`, `NAME@LEVEL=CMD`, `reference` or an oracle's name, as
+/// `--engine` of `hclspec matrix` and `hclspec report` take it.
+fn parse_engine(e: &str, default_level: Level, corpus: &Corpus) -> Result<NamedEngine> {
+    let (name, cmd) = match e.split_once('=') {
+        Some((n, c)) => (n.trim(), c.trim()),
+        None => (e.trim(), ""),
+    };
+    let (name, level) = match name.split_once('@') {
+        Some((n, l)) => (
+            n.trim(),
+            l.trim().parse::<Level>().map_err(anyhow::Error::msg)?,
+        ),
+        None => (name, default_level),
+    };
+    if name.is_empty() {
+        bail!("--engine {e:?}: the name is empty");
+    }
+    let oracle = Oracle::ALL.into_iter().find(|o| o.as_str() == name);
+    let (spec, cmd) = match (name, cmd, oracle) {
+        (REFERENCE, "", _) => (EngineSpec::Reference, String::new()),
+        (_, "", Some(o)) => {
+            let words = locate::oracle_command(o, corpus.origin.dir())
+                .map_err(|why| anyhow!("--engine {e:?}: {why}"))?;
+            // Shown as where setup installs it, not as this machine's path.
+            let shown = locate::oracle_path(o).to_string();
+            (EngineSpec::Command(words), shown)
+        }
+        (_, "", None) => {
+            bail!("--engine {e:?}: expected NAME=CMD (or `{REFERENCE}` or an oracle's name)")
+        }
+        (_, cmd, _) => (EngineSpec::parse(cmd)?, cmd.to_string()),
+    };
+    Ok((name.to_string(), level, cmd, spec, oracle))
+}
+
+/// Runs each `--engine` in turn on the selected cases, saying how each did
+/// on stderr; stops early after an interrupt.
+pub(super) fn run_engines(
+    engines: &[String],
+    common: &CommonArgs,
+    corpus: &Corpus,
+) -> Result<Vec<(NamedEngine, Report)>> {
+    let engines = engines
+        .iter()
+        .map(|e| parse_engine(e, common.level, corpus))
+        .collect::<Result<Vec<_>>>()?;
+    hclspec::interrupt::install().context("watching for interrupts")?;
+    let mut reports = Vec::new();
+    for engine in engines {
+        if hclspec::interrupt::signal().is_some() {
+            break;
+        }
+        let (name, level, _, spec, oracle) = &engine;
+        let report = run_engine(
+            spec,
+            common,
+            *level,
+            corpus,
+            SkipList::default(),
+            name,
+            *oracle,
+        )?;
+        let c = report.counts();
+        eprintln!(
+            "{name}: {} of {} cases pass ({:.1}%) in {:.2} s",
+            c.passed(),
+            c.cases(),
+            c.pass_percent(),
+            report.elapsed_seconds
+        );
+        reports.push((engine, report));
+    }
+    Ok(reports)
 }
 
 fn parse_version(s: &str) -> Result<Version, String> {
@@ -296,7 +321,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 const REFERENCE: &str = "reference";
 
 /// An engine to run: the built-in one, or a command line.
-enum EngineSpec {
+pub(super) enum EngineSpec {
     Reference,
     Command(Vec<String>),
 }
@@ -426,7 +451,7 @@ fn warn_unused_skips(skips: &SkipList, corpus: &Corpus) {
 }
 
 /// This program's command line, with the program named `hclspec`.
-fn command_line() -> String {
+pub(super) fn command_line() -> String {
     let args: Vec<String> = std::iter::once("hclspec".to_string())
         .chain(std::env::args().skip(1))
         .collect();

@@ -1,6 +1,7 @@
 //! `hclspec run`: the corpus against an engine, every case ending with
 //! exactly one outcome, and the report in text, JSON and JUnit forms.
 
+pub mod html;
 pub mod junit;
 pub mod matrix;
 
