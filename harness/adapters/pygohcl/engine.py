@@ -1,0 +1,46 @@
+"""pygohcl (PyPI: Python bindings over a Go build of hashicorp/hcl; 1.2.9
+bundles HCL v2.24.0 with go-cty v1.18.1) as an hclspec engine, protocol v1,
+at the parse level.
+
+``pygohcl.loads`` parses the request wrapped into a body with Go's
+``hclsyntax`` and converts it to JSON; its ``HCLParseError`` (a diagnostic
+from parsing) is a rejection. Values are not answered: the conversion gives
+an expression that is not a literal back as its source text, a string just
+like a string literal's value, so no value can be told from source text.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python-common"))
+
+import re  # noqa: E402
+
+import pygohcl  # noqa: E402
+
+from hclspec_adapter import Rejected, parse_answer, serve  # noqa: E402
+
+
+def parse_body(text):
+    try:
+        pygohcl.loads(text)
+    except pygohcl.HCLParseError as e:
+        raise Rejected(diagnostic_text(str(e))) from None
+
+
+def diagnostic_text(message):
+    """Go's ``file:range: Summary; Detail`` as ``Summary`` and ``Detail`` on
+    two lines (the range is in the wrapped body, not in the source)."""
+    text = DIAGNOSTIC_PREFIX.sub("", message.removeprefix("invalid HCL: "), count=1)
+    return text.replace("; ", "\n", 1)
+
+
+DIAGNOSTIC_PREFIX = re.compile(r"^[^:]*:\d+,\d+-(\d+,)?\d+: ")
+
+
+def answer(request):
+    return parse_answer(request, parse_body)
+
+
+if __name__ == "__main__":
+    serve(answer)
