@@ -19,13 +19,27 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import hcl2  # noqa: E402
 import lark  # noqa: E402
 
-from hclspec_adapter import WRAP_ATTRIBUTE  # noqa: E402
+from hclspec_adapter import WRAP_ATTRIBUTE, Rejected  # noqa: E402
 from hclspec_adapter import answer_levels, plain_value, refuse_source_text, rejecting, serve, typed_value  # noqa: E402
 
 UNSUPPORTED_EXPRESSION = "an expression bc-python-hcl2 gives back as source text"
 
 
-parse_body = rejecting(hcl2.loads, lark.exceptions.UnexpectedInput)
+# Before parsing, ``loads`` rejects a line with an odd number of quotes
+# (outside heredocs and comments) with this ValueError.
+UNCLOSED_QUOTES = "Line has unclosed quote marks"
+
+
+def loads(text):
+    try:
+        return hcl2.loads(text)
+    except ValueError as e:
+        if str(e).startswith(UNCLOSED_QUOTES):
+            raise Rejected(str(e)) from None
+        raise
+
+
+parse_body = rejecting(loads, lark.exceptions.UnexpectedInput)
 
 
 def answer(request):

@@ -33,6 +33,10 @@ class BcPythonHcl2Test(ParseLevelTests, EngineTestCase):
         # The library drops the heredoc's final line break (HCL keeps it).
         self.assertValue("<<EOT\nhi\nEOT\n", {"type": "string", "value": "hi"})
 
+    def test_its_quote_check_rejects(self):
+        error = self.ask('"abc')["error"]
+        self.assertTrue(error["summary"].startswith("Line has unclosed quote marks"), error)
+
     def test_exponents_are_rejected(self):
         # Its grammar has no exponent (HCL reads 1e3 as 1000).
         self.assertRejected("1e3")

@@ -8,7 +8,8 @@ anything else its AST keeps as text (a conditional, a template, an index).
 Parse level: ``hcl2_ast.parse_string`` on the request wrapped into a body.
 Value level: expressions whose AST holds only literals (ints, bools, null,
 strings without escapes or template sequences), tuples, objects, variables
-and attribute access, evaluated with the request's scope as the attributes
+and attribute access (hcl2-ast 0.3.1 fails with a ``TypeError`` on every
+object constructor, whose keys it makes AST nodes: a ``crash``), evaluated with the request's scope as the attributes
 of a ``CommonStanza``. Operators, calls (the adapter registers no
 functions), floats and text the AST kept unparsed are ``unsupported``.
 """
@@ -21,7 +22,9 @@ from decimal import Decimal
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python-common"))
 
 import lark  # noqa: E402
-from hcl2_ast import Array, FunctionCall, GetAttr, Identifier, Literal, Object, parse_string  # noqa: E402
+from hcl2.lark_parser import Lark_StandAlone  # noqa: E402
+from hcl2_ast import Array, FunctionCall, GetAttr, Identifier, Literal, Module, Object  # noqa: E402
+from hcl2_ast.transformer import ToAstTransformer  # noqa: E402
 from hcl2_eval import CommonStanza, ConfigurationError, Context, Evaluator  # noqa: E402
 
 from hclspec_adapter import WRAP_ATTRIBUTE, Unsupported  # noqa: E402
@@ -46,6 +49,15 @@ def refuse_debugger(*_args, **_kwargs):
 pdb.set_trace = refuse_debugger
 
 
+# hcl2_ast.parse_string, with the parser built once instead of per call
+# (building it takes about 70 ms).
+PARSER = Lark_StandAlone(transformer=ToAstTransformer())
+
+
+def parse_string(text):
+    return Module(PARSER.parse(text + "\n"))
+
+
 parse = rejecting(parse_string, lark.exceptions.UnexpectedInput)
 
 
@@ -56,7 +68,7 @@ def answer(request):
 def expression_value(module, request):
     (attribute,) = module.body
     assert attribute.key == WRAP_ATTRIBUTE
-    names = check_evaluable(attribute.value)
+    names = check_evaluable(attribute.value, request["source"])
     root = CommonStanza()
     for name, typed in request.get("scope", {}).items():
         value = scope_value(typed)
@@ -72,26 +84,31 @@ def expression_value(module, request):
     return {"result": typed_value(result)}
 
 
-def check_evaluable(expr):
+def check_evaluable(expr, source):
     """The variable names ``expr`` uses; raises ``Unsupported`` for what the
-    evaluator can not do exactly."""
+    evaluator can not do exactly.
+
+    What hcl2-ast does not turn into nodes (conditionals, indexes, for
+    expressions) it keeps as a string ``Literal`` of its nodes' repr: a
+    string literal is taken as one only when it stands quoted in the source.
+    """
     if isinstance(expr, Literal):
         value = expr.value
         if isinstance(value, float):
             raise Unsupported(UNSUPPORTED_FLOAT)
         if isinstance(value, str) and (
-            value.startswith('"') or "\\" in value or "${" in value or "%{" in value
+            f'"{value}"' not in source or "\\" in value or "${" in value or "%{" in value
         ):
             raise Unsupported(UNSUPPORTED_TEXT)
         return set()
     if isinstance(expr, Array):
-        return set().union(*(check_evaluable(v) for v in expr.values))
+        return set().union(*(check_evaluable(v, source) for v in expr.values))
     if isinstance(expr, Object):
-        return set().union(*(check_evaluable(v) for v in expr.fields.values()))
+        return set().union(*(check_evaluable(v, source) for v in expr.fields.values()))
     if isinstance(expr, Identifier):
         return {expr.name}
     if isinstance(expr, GetAttr):
-        return check_evaluable(expr.on)
+        return check_evaluable(expr.on, source)
     if isinstance(expr, FunctionCall):
         raise Unsupported(UNSUPPORTED_CALLS)
     raise Unsupported(UNSUPPORTED_OPERATORS)

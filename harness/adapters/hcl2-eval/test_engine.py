@@ -20,6 +20,9 @@ class Hcl2EvalTest(ParseLevelTests, EngineTestCase):
         response = self.ask("s", level="value", scope=scope)
         self.assertEqual(response, {"result": {"type": ["tuple", ["string"]], "value": ["x"]}})
 
+    def test_object_constructors_break_its_ast(self):
+        self.assertIn("crash", self.ask("{a = 1}"))
+
     def test_nested_collections_break_its_type_hints(self):
         # Its ValueType allows one level of lists and dicts; beartype refuses
         # a deeper result.
@@ -38,6 +41,10 @@ class Hcl2EvalTest(ParseLevelTests, EngineTestCase):
         self.assertUnsupported('upper("a")', level="value")
         self.assertUnsupported("1.5", level="value")
         self.assertUnsupported('"a${b}"', level="value")
+
+    def test_text_kept_by_the_ast_is_unsupported(self):
+        self.assertUnsupported('true ? "a" : "b"', level="value")
+        self.assertUnsupported("[1][0]", level="value")
 
     def test_the_debugger_is_a_crash_not_a_hang(self):
         # hcl2-ast calls pdb.set_trace() when a literal's text names an

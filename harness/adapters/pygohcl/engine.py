@@ -7,6 +7,9 @@ at the parse level.
 from parsing) is a rejection. Values are not answered: the conversion gives
 an expression that is not a literal back as its source text, a string just
 like a string literal's value, so no value can be told from source text.
+The conversion evaluates operators on constants; its errors come after
+parsing succeeded (the source is answered ``parsed``), but a Go panic in it
+is a ``crash``.
 """
 
 import os
@@ -21,11 +24,23 @@ import pygohcl  # noqa: E402
 from hclspec_adapter import Rejected, parse_answer, serve  # noqa: E402
 
 
+# pygohcl decodes the JSON of its conversion with Python's json module,
+# whose integers are limited to 4300 digits by default (1e5000 is a literal).
+sys.set_int_max_str_digits(0)
+
+# After parsing, the conversion evaluates constant expressions; its errors
+# (HCLInternalError with this prefix) say the source parsed.
+CONVERSION_ERROR = "cannot convert HCL to Go map representation"
+
+
 def parse_body(text):
     try:
         pygohcl.loads(text)
     except pygohcl.HCLParseError as e:
         raise Rejected(diagnostic_text(str(e))) from None
+    except pygohcl.HCLInternalError as e:
+        if not str(e).startswith(CONVERSION_ERROR):
+            raise
 
 
 def diagnostic_text(message):

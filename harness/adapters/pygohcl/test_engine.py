@@ -26,6 +26,13 @@ class PygohclTest(ParseLevelTests, EngineTestCase):
         error = self.ask("1 +")["error"]
         self.assertEqual(error["summary"], "Invalid expression")
 
+    def test_errors_of_the_conversion_come_after_parsing(self):
+        self.assertParsed("-true")
+        self.assertParsed("1e5000")
+
+    def test_a_panic_in_the_conversion_is_a_crash(self):
+        self.assertIn("crash", self.ask("{null = 1}"))
+
     def test_answers_only_the_parse_level(self):
         self.assertParsed("1", level="value")
 

@@ -16,14 +16,25 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import hcl2  # noqa: E402
 import lark  # noqa: E402
 
-from hclspec_adapter import WRAP_ATTRIBUTE, Unsupported  # noqa: E402
+from hclspec_adapter import WRAP_ATTRIBUTE, Rejected, Unsupported  # noqa: E402
 from hclspec_adapter import answer_levels, plain_value, refuse_source_text, rejecting, serve, typed_value  # noqa: E402
 
 UNSUPPORTED_EXPRESSION = "an expression python-hcl2 gives back as source text"
 UNSUPPORTED_HEREDOC = "a heredoc or a string starting with '<<' (given back as source text)"
 
 
-parse_body = rejecting(hcl2.parses, lark.exceptions.UnexpectedInput)
+def parses(text):
+    """``hcl2.parses``; its transformer rejects unterminated template
+    directives with a ``RuntimeError``, which Lark wraps."""
+    try:
+        return hcl2.parses(text)
+    except lark.exceptions.VisitError as e:
+        if isinstance(e.orig_exc, RuntimeError):
+            raise Rejected(str(e.orig_exc)) from None
+        raise
+
+
+parse_body = rejecting(parses, lark.exceptions.UnexpectedInput)
 
 
 def answer(request):

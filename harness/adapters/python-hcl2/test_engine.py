@@ -32,6 +32,10 @@ class PythonHcl2Test(ParseLevelTests, EngineTestCase):
         # interpolation in a template goes unnoticed.
         self.assertParsed("a ${b", kind="template")
 
+    def test_unterminated_directives_are_rejected(self):
+        self.assertRejected('"%{ if true }"')
+        self.assertRejected('"%{ for x in [1] }x"')
+
     def test_value_level_parse_errors(self):
         self.assertEqual(self.ask("[1,", level="value")["error"]["phase"], "parse")
 
