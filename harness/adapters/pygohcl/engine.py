@@ -21,7 +21,7 @@ import re  # noqa: E402
 
 import pygohcl  # noqa: E402
 
-from hclspec_adapter import Rejected, parse_answer, serve  # noqa: E402
+from hclspec_adapter import Rejected, Unsupported, parse_answer, serve  # noqa: E402
 
 
 # pygohcl decodes the JSON of its conversion with Python's json module,
@@ -33,7 +33,12 @@ sys.set_int_max_str_digits(0)
 CONVERSION_ERROR = "cannot convert HCL to Go map representation"
 
 
+UNSUPPORTED_NUL = "a source with a NUL byte (pygohcl passes C strings, which end there)"
+
+
 def parse_body(text):
+    if "\0" in text:
+        raise Unsupported(UNSUPPORTED_NUL)
     try:
         pygohcl.loads(text)
     except pygohcl.HCLParseError as e:

@@ -33,6 +33,9 @@ class PygohclTest(ParseLevelTests, EngineTestCase):
     def test_a_panic_in_the_conversion_is_a_crash(self):
         self.assertIn("crash", self.ask("{null = 1}"))
 
+    def test_a_nul_byte_is_unsupported(self):
+        self.assertUnsupported('"a\x00b"')
+
     def test_answers_only_the_parse_level(self):
         self.assertParsed("1", level="value")
 

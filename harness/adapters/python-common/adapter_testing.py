@@ -6,6 +6,8 @@ import os
 import subprocess
 import unittest
 
+from hclspec_adapter import expression_bodies
+
 
 class EngineTestCase(unittest.TestCase):
     """A test case with one running engine; subclasses set ``COMMAND`` (the
@@ -85,6 +87,18 @@ class ParseLevelTests:
     def test_rejects_a_source_that_closes_the_wrapping(self):
         self.assertRejected("1\n) + (2")
         self.assertRejected("1\n], [2")
+
+    def test_a_heredoc_needs_a_line_break_after_its_marker(self):
+        self.assertParsed("<<EOT\nhello\nEOT\n")
+        # The wrapping adds none after a closing marker on the last line.
+        self.assertEqual(
+            expression_bodies("<<EOT\nhello\nEOT"),
+            ["a = (<<EOT\nhello\nEOT)\n", "a = [<<EOT\nhello\nEOT]\n"],
+        )
+        self.assertEqual(
+            expression_bodies("[1, # one\n2] # two"),
+            ["a = ([1, # one\n2] # two\n)\n", "a = [[1, # one\n2] # two\n]\n"],
+        )
 
     def test_accepts_a_template(self):
         self.assertParsed("a ${b} c", kind="template")

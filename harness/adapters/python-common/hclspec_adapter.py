@@ -19,6 +19,7 @@ and a library value that is a Python float is answered ``unsupported``.
 """
 
 import json
+import re
 import sys
 import traceback
 from decimal import Decimal
@@ -188,10 +189,21 @@ def expression_bodies(source):
     """
     if "\n" not in source and "\r" not in source:
         return [f"{WRAP_ATTRIBUTE} = {source}\n"]
+    # The line break before the closing bracket ends a trailing comment; but
+    # it would also end a heredoc whose closing marker is the source's last
+    # line, which HCL rejects for want of that line break.
+    end = "" if ends_with_heredoc_marker(source) else "\n"
     return [
-        f"{WRAP_ATTRIBUTE} = ({source}\n)\n",
-        f"{WRAP_ATTRIBUTE} = [{source}\n]\n",
+        f"{WRAP_ATTRIBUTE} = ({source}{end})\n",
+        f"{WRAP_ATTRIBUTE} = [{source}{end}]\n",
     ]
+
+
+def ends_with_heredoc_marker(source):
+    """Whether the last line of ``source`` is the marker of a heredoc the
+    source opens (``<<EOT\nhi\nEOT``, with no line break after it)."""
+    last = source.rsplit("\n", 1)[-1].strip()
+    return bool(last) and re.search(f"<<-?{re.escape(last)}\r?\n", source) is not None
 
 
 def heredoc_marker(source):
