@@ -121,6 +121,13 @@ class ParseLevelTests:
     def test_other_dialects_are_unsupported(self):
         self.assertUnsupported("${x}", dialect="hil-0.11")
 
+    def test_a_line_that_is_not_utf8_is_a_request_error(self):
+        self.engine.stdin.buffer.write(b'{"id": "\xff"}\n')
+        self.engine.stdin.flush()
+        response = json.loads(self.engine.stdout.readline())
+        self.assertEqual(response["error"]["phase"], "request")
+        self.assertParsed("1")
+
     def test_a_malformed_request_is_a_request_error(self):
         self.engine.stdin.write("not json\n")
         self.engine.stdin.flush()

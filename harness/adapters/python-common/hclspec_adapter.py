@@ -10,8 +10,8 @@ value level. This module holds what every such adapter needs:
 - ``parse_answer``: the parse-level answer for every request kind, given a
   function that parses one HCL body with the library;
 - ``expression_bodies`` and ``template_body``: how an expression or a bare
-  template is wrapped into a body the library reads (see the README beside
-  this file for what the wrapping can not express);
+  template is wrapped into a body the library reads (harness/adapters/README.md
+  says what the wrapping can not express);
 - ``typed_value``: a typed value from plain Python values, refusing floats.
 
 Numbers never pass through a float: requests are read with exact decimals,
@@ -24,8 +24,6 @@ import sys
 import traceback
 from decimal import Decimal
 
-PROTOCOL_KINDS = ("expression", "template", "convert", "body")
-
 UNSUPPORTED_DIALECT = "dialects other than HCL2"
 UNSUPPORTED_KIND = "request kinds other than expression, template, convert and body"
 UNSUPPORTED_TYPE_CONSTRAINT = (
@@ -34,6 +32,8 @@ UNSUPPORTED_TYPE_CONSTRAINT = (
 UNSUPPORTED_FLOAT = "a number the library gives as a Python float (not exact)"
 UNSUPPORTED_VALUE_KIND = "values of templates, conversions and bodies"
 UNSUPPORTED_STRING = "a string with escapes, interpolations or directives (left unprocessed)"
+
+MSG_NOT_UTF8 = "the request line is not UTF-8"
 
 # The attribute name expressions are wrapped into.
 WRAP_ATTRIBUTE = "a"
@@ -57,13 +57,19 @@ def serve(answer, stdin=None, stdout=None):
     true}``, ``{"result": ...}``, ``{"error": ...}``), or raises
     ``Unsupported`` or ``Rejected``; any other exception is a ``crash``.
     """
-    stdin = stdin or sys.stdin
+    stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout
-    for line in stdin:
-        if not line.strip():
-            continue
-        response = respond(answer, line)
-        stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+    for raw in stdin:
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            response = {"id": None, "error": {"phase": "request", "summary": MSG_NOT_UTF8}}
+        else:
+            if not line.strip():
+                continue
+            response = respond(answer, line)
+        # ASCII output: a lone surrogate from a JSON escape stays an escape.
+        stdout.write(json.dumps(response) + "\n")
         stdout.flush()
 
 
