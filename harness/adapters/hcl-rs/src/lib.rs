@@ -108,6 +108,8 @@ thread_local! {
 const UNSUPPORTED_DIALECT: &str = "dialects other than HCL2";
 const UNSUPPORTED_CONVERT: &str = "conversion to a type constraint";
 const UNSUPPORTED_BODY: &str = "bodies";
+const UNSUPPORTED_TYPE_CONSTRAINT: &str =
+    "reading a type constraint: hcl-rs's parser accepts any expression in its place";
 
 enum Refusal {
     /// The source parsed, and nothing more was asked.
@@ -155,23 +157,31 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
         scope.push((name, value));
     }
     let source = &request.source;
+    // At the parse level only acceptance is judged: hcl-rs's parser alone,
+    // which also reads bodies and the source of a conversion.
+    let parse_level = request.level == Some(hclspec_protocol::Level::Parse);
     let parsed = match request.kind {
-        Kind::Expression => {
-            let (offset, text) = trim_edges(source);
-            let parsed = hcl::edit::parser::parse_expr(text)
-                .map_err(|e| parse_error(source, offset, text, &e))?;
-            Parsed::Expression(parsed.into())
-        }
+        Kind::Expression => Parsed::Expression(parse_expression(source)?.into()),
         Kind::Template => {
             let parsed = hcl::edit::parser::parse_template(source)
                 .map_err(|e| parse_error(source, 0, source, &e))?;
             Parsed::Template(parsed.into())
         }
+        Kind::Convert if parse_level => {
+            parse_expression(source)?;
+            let ty = request.type_constraint.as_deref().unwrap_or_default();
+            parse_expression(ty)?;
+            return Err(Refusal::Unsupported(UNSUPPORTED_TYPE_CONSTRAINT));
+        }
+        Kind::Body if parse_level => {
+            hcl::edit::parser::parse_body(source)
+                .map_err(|e| parse_error(source, 0, source, &e))?;
+            return Err(Refusal::Parsed);
+        }
         Kind::Convert => return Err(Refusal::Unsupported(UNSUPPORTED_CONVERT)),
         Kind::Body => return Err(Refusal::Unsupported(UNSUPPORTED_BODY)),
     };
-    // At the parse level only acceptance is judged: hcl-rs's parser alone.
-    if request.level == Some(hclspec_protocol::Level::Parse) {
+    if parse_level {
         return Err(Refusal::Parsed);
     }
     let version = match request.hcl_version.unwrap_or_default() {
@@ -213,6 +223,13 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
         return Err(Refusal::Unsupported(why));
     }
     from_hcl(&value?, 0)
+}
+
+/// An expression parsed by hcl-edit, as `hcl::Expression::from_str` does
+/// once [`trim_edges`] has dropped what surrounds it.
+fn parse_expression(source: &str) -> Result<hcl::edit::expr::Expression, Refusal> {
+    let (offset, text) = trim_edges(source);
+    hcl::edit::parser::parse_expr(text).map_err(|e| parse_error(source, offset, text, &e))
 }
 
 /// The source without surrounding spaces, tabs and line breaks, and where

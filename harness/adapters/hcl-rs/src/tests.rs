@@ -300,3 +300,36 @@ fn parse_level_answers_parsed() {
         json!({"id": "t", "kind": "expression", "source": "1 +", "level": "parse"}).to_string();
     assert_eq!(ask(&line)["error"]["phase"], "parse");
 }
+
+/// At the parse level bodies are parsed, and so are both expressions of a
+/// conversion, whose type constraint a parser can not judge.
+#[test]
+fn parse_level_reads_bodies_and_conversions() {
+    let ask_parse = |fields: Json| {
+        let mut request = json!({"id": "t", "level": "parse"});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        ask(&request.to_string())
+    };
+    let body = |source: &str| json!({"kind": "body", "source": source, "spec": {"object": {}}});
+    assert_eq!(
+        ask_parse(body("b \"l\" {\n  x = f(1)\n}\n")),
+        json!({"id": "t", "parsed": true})
+    );
+    assert_eq!(ask_parse(body("b {\n  x = 1\n"))["error"]["phase"], "parse");
+    let convert = |source: &str, ty: &str| json!({"kind": "convert", "source": source, "type": ty});
+    assert_eq!(
+        ask_parse(convert("[1]", "list(number)"))["unsupported"],
+        UNSUPPORTED_TYPE_CONSTRAINT
+    );
+    assert_eq!(
+        ask_parse(convert("[1", "number"))["error"]["phase"],
+        "parse"
+    );
+    assert_eq!(ask_parse(convert("1", "list("))["error"]["phase"], "parse");
+    // Beyond the parse level bodies and conversions stay unsupported.
+    let line = json!({"id": "t", "kind": "body", "source": "a = 1\n", "spec": {"object": {}}});
+    assert_eq!(ask(&line.to_string())["unsupported"], UNSUPPORTED_BODY);
+}
