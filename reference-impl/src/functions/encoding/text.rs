@@ -84,7 +84,7 @@ fn charset_function(
                 return Ok(Value::Unknown(Type::String));
             };
             let charset = lookup(name)?;
-            Ok(Value::string(f(s, &charset)?))
+            Ok(Value::string(f(s, charset)?))
         }),
     }
 }
