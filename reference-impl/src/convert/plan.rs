@@ -203,12 +203,7 @@ fn tuple_to_list(elems: &[Type], want_elem: &Type, unsafe_: bool) -> Option<Know
     if elems.is_empty() {
         return Some(Known::EmptyToList(want_elem.clone()));
     }
-    let ety = if *want_elem == Type::Dynamic {
-        unified_element_type(elems, unsafe_, true)?
-    } else {
-        want_elem.clone()
-    };
-    let convs = element_plans(elems.iter(), std::iter::repeat(&ety), unsafe_)?;
+    let convs = tuple_element_plans(elems, want_elem, unsafe_)?;
     Some(Known::TupleToList(convs, unsafe_))
 }
 
@@ -217,13 +212,24 @@ fn tuple_to_set(elems: &[Type], want_elem: &Type, unsafe_: bool) -> Option<Known
     if elems.is_empty() {
         return Some(Known::EmptyToSet(want_elem.clone()));
     }
+    let convs = tuple_element_plans(elems, want_elem, unsafe_)?;
+    Some(Known::TupleToSet(convs))
+}
+
+/// The plans that convert each element of a non-empty tuple to one list or
+/// set element type: `want_elem`, or the elements' unified type when that
+/// is dynamic.
+fn tuple_element_plans(
+    elems: &[Type],
+    want_elem: &Type,
+    unsafe_: bool,
+) -> Option<Vec<Option<Plan>>> {
     let ety = if *want_elem == Type::Dynamic {
         unified_element_type(elems, unsafe_, true)?
     } else {
         want_elem.clone()
     };
-    let convs = element_plans(elems.iter(), std::iter::repeat(&ety), unsafe_)?;
-    Some(Known::TupleToSet(convs))
+    element_plans(elems.iter(), std::iter::repeat(&ety), unsafe_)
 }
 
 /// Mirrors conversionObjectToMap.

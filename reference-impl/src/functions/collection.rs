@@ -72,20 +72,32 @@ fn anytrue() -> Function {
         var_param: None,
         return_type: static_return_type(Type::Bool),
         implementation: Box::new(|args, _| {
-            let mut saw_unknown = false;
-            for item in sequence_items(&args[0]) {
-                match item {
-                    Value::Unknown(_) => saw_unknown = true,
-                    Value::Bool(true) => return Ok(Value::Bool(true)),
-                    _ => {}
-                }
-            }
-            Ok(if saw_unknown {
-                Value::Unknown(Type::Bool)
-            } else {
-                Value::Bool(false)
-            })
+            Ok(any_known_true(sequence_items(&args[0]).iter().map(
+                |item| match item {
+                    Value::Unknown(_) => None,
+                    Value::Bool(true) => Some(true),
+                    _ => Some(false),
+                },
+            )))
         }),
+    }
+}
+
+/// True at the first `Some(true)`; otherwise unknown if any result is
+/// unknown (`None`), else false.
+fn any_known_true(results: impl Iterator<Item = Option<bool>>) -> Value {
+    let mut saw_unknown = false;
+    for result in results {
+        match result {
+            Some(true) => return Value::Bool(true),
+            Some(false) => {}
+            None => saw_unknown = true,
+        }
+    }
+    if saw_unknown {
+        Value::Unknown(Type::Bool)
+    } else {
+        Value::Bool(false)
     }
 }
 

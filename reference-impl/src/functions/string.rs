@@ -69,6 +69,18 @@ fn chomp() -> Function {
 /// Mirrors Terraform's `funcs.StartsWithFunc`, `funcs.EndsWithFunc` and
 /// `funcs.StrContainsFunc`.
 fn affix(name: &'static str, second: &'static str, test: fn(&str, &str) -> bool) -> Function {
+    two_strings(name, second, Type::Bool, move |s, other| {
+        Value::Bool(test(s, other))
+    })
+}
+
+/// A function of a string `str` and a second string parameter.
+fn two_strings(
+    name: &'static str,
+    second: &'static str,
+    returns: Type,
+    f: impl Fn(&str, &str) -> Value + Send + Sync + 'static,
+) -> Function {
     Function {
         name,
         params: vec![
@@ -76,10 +88,8 @@ fn affix(name: &'static str, second: &'static str, test: fn(&str, &str) -> bool)
             Param::new(second, Type::String),
         ],
         var_param: None,
-        return_type: static_return_type(Type::Bool),
-        implementation: Box::new(move |args, _| {
-            Ok(Value::Bool(test(string(&args[0]), string(&args[1]))))
-        }),
+        return_type: static_return_type(returns),
+        implementation: Box::new(move |args, _| Ok(f(string(&args[0]), string(&args[1])))),
     }
 }
 
@@ -288,19 +298,9 @@ fn trim_affix(
     second: &'static str,
     strip: for<'a> fn(&'a str, &str) -> Option<&'a str>,
 ) -> Function {
-    Function {
-        name,
-        params: vec![
-            Param::new("str", Type::String),
-            Param::new(second, Type::String),
-        ],
-        var_param: None,
-        return_type: static_return_type(Type::String),
-        implementation: Box::new(move |args, _| {
-            let text = string(&args[0]);
-            Ok(Value::string(strip(text, string(&args[1])).unwrap_or(text)))
-        }),
-    }
+    two_strings(name, second, Type::String, move |text, affix| {
+        Value::string(strip(text, affix).unwrap_or(text))
+    })
 }
 
 /// cty's `trimspace`: Go's `strings.TrimSpace` (Unicode white space).

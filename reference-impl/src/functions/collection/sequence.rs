@@ -4,7 +4,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use super::{count, go_int, list_val, panicked, sequence_items};
+use super::{any_known_true, count, go_int, list_val, panicked, sequence_items};
 use crate::functions::{length_value, static_return_type, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
@@ -178,19 +178,12 @@ fn contains() -> Function {
             if !matches!(args[0].ty(), Type::List(_) | Type::Tuple(_) | Type::Set(_)) {
                 return Err(CallError::general("argument must be list, tuple, or set"));
             }
-            let mut saw_unknown = false;
-            for item in sequence_items(&args[0]) {
-                match args[1].equals(item) {
-                    Value::Bool(true) => return Ok(Value::Bool(true)),
-                    Value::Bool(false) => {}
-                    _ => saw_unknown = true,
-                }
-            }
-            Ok(if saw_unknown {
-                Value::Unknown(Type::Bool)
-            } else {
-                Value::Bool(false)
-            })
+            Ok(any_known_true(sequence_items(&args[0]).iter().map(
+                |item| match args[1].equals(item) {
+                    Value::Bool(b) => Some(b),
+                    _ => None,
+                },
+            )))
         }),
     }
 }

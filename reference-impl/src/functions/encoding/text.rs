@@ -26,67 +26,65 @@ use crate::value::{go_quote, Value};
 /// `textencodebase64(string, encoding)`.
 /// Mirrors Terraform's `funcs.TextEncodeBase64Func`.
 pub(super) fn encode_function() -> Function {
-    Function {
-        name: "textencodebase64",
-        params: vec![
-            Param::new("string", Type::String),
-            Param::new("encoding", Type::String),
-        ],
-        var_param: None,
-        return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
-            let (Value::String(s), Value::String(name)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::String));
-            };
-            let charset = lookup(name)?;
-            let bytes = encode(charset.codec, s).ok_or_else(|| {
-                CallError::arg(
-                    0,
-                    format!(
-                        "the given string contains characters that cannot be represented in {}",
-                        charset.name
-                    ),
-                )
-            })?;
-            Ok(Value::string(base64::encode(&bytes)))
-        }),
-    }
+    charset_function("textencodebase64", "string", |s, charset| {
+        let bytes = encode(charset.codec, s).ok_or_else(|| {
+            CallError::arg(
+                0,
+                format!(
+                    "the given string contains characters that cannot be represented in {}",
+                    charset.name
+                ),
+            )
+        })?;
+        Ok(base64::encode(&bytes))
+    })
 }
 
 /// `textdecodebase64(source, encoding)`.
 /// Mirrors Terraform's `funcs.TextDecodeBase64Func`.
 pub(super) fn decode_function() -> Function {
+    charset_function("textdecodebase64", "source", |s, charset| {
+        let bytes = base64::decode(s.as_bytes()).map_err(|offset| {
+            CallError::arg(
+                0,
+                format!("the given value is has an invalid base64 symbol at offset {offset}"),
+            )
+        })?;
+        decode(charset.codec, &bytes)
+            .filter(|t| !t.contains('\u{fffd}'))
+            .ok_or_else(|| {
+                CallError::arg(
+                    0,
+                    format!(
+                        "the given string contains symbols that are not defined for {}",
+                        charset.name
+                    ),
+                )
+            })
+    })
+}
+
+/// A function of a string and an encoding name with a string result; the
+/// name is looked up before `f` runs.
+fn charset_function(
+    name: &'static str,
+    first: &'static str,
+    f: fn(&str, &Charset) -> Result<String, CallError>,
+) -> Function {
     Function {
-        name: "textdecodebase64",
+        name,
         params: vec![
-            Param::new("source", Type::String),
+            Param::new(first, Type::String),
             Param::new("encoding", Type::String),
         ],
         var_param: None,
         return_type: static_return_type(Type::String),
-        implementation: Box::new(|args, _| {
+        implementation: Box::new(move |args, _| {
             let (Value::String(s), Value::String(name)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(Type::String));
             };
             let charset = lookup(name)?;
-            let bytes = base64::decode(s.as_bytes()).map_err(|offset| {
-                CallError::arg(
-                    0,
-                    format!("the given value is has an invalid base64 symbol at offset {offset}"),
-                )
-            })?;
-            let text = decode(charset.codec, &bytes)
-                .filter(|t| !t.contains('\u{fffd}'))
-                .ok_or_else(|| {
-                    CallError::arg(
-                        0,
-                        format!(
-                            "the given string contains symbols that are not defined for {}",
-                            charset.name
-                        ),
-                    )
-                })?;
-            Ok(Value::string(text))
+            Ok(Value::string(f(s, charset)?))
         }),
     }
 }
