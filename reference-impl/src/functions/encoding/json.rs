@@ -548,7 +548,7 @@ fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
     match node {
         Node::Array(items) => items
             .iter()
-            .map(implied_type_refusing_duplicates)
+            .map(|item| crate::stack::deeper(|| implied_type_refusing_duplicates(item)))
             .collect::<Result<_, _>>()
             .map(Type::Tuple),
         Node::Object(members) => {
