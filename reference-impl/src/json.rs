@@ -15,9 +15,10 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 
 use crate::convert::convert;
+use crate::goquote::go_quote;
 use crate::number::Number;
 use crate::types::Type;
-use crate::value::{go_quote, normalize_string, PathStep, Value, MAX_VALUE_DEPTH};
+use crate::value::{normalize_string, PathStep, Value, MAX_VALUE_DEPTH};
 
 /// A malformed type or value document; `path` says where inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]

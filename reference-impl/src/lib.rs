@@ -10,6 +10,7 @@ pub mod ast;
 pub mod body;
 pub mod convert;
 pub mod error;
+pub mod goquote;
 pub mod json;
 pub mod number;
 pub mod references;

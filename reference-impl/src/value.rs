@@ -1,6 +1,5 @@
 //! cty values: known, null or unknown, of every type.
 
-mod quote;
 mod set;
 
 use std::collections::BTreeMap;
@@ -10,7 +9,6 @@ use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 use crate::number::Number;
 use crate::types::Type;
 
-pub use quote::{go_quote, is_print};
 pub(crate) use set::hash as set_hash;
 
 /// The deepest nesting of values (and types) the entry points accept

@@ -15,9 +15,11 @@ use hclspec_corpus::select::Selector;
 use hclspec_corpus::toml_file;
 use hclspec_protocol::{Expect, Version};
 
+mod details;
 mod oracle;
 mod run;
 
+pub use details::DetailArgs;
 pub use oracle::{record, verify, OracleArgs};
 pub use run::{matrix, run, MatrixArgs, RunArgs};
 

@@ -10,9 +10,10 @@ use crate::ast::{Block, Body, Expr, ExprKind};
 use crate::convert::convert;
 use crate::error::{Error, Span};
 use crate::eval::{self, Context};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::unify::unify_with_conversions;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 use crate::HclVersion;
 
 /// A body as the decoder sees it: where its iterator variables come from,

@@ -1,8 +1,8 @@
 //! Why a conversion is impossible (`mismatch_msg.go`).
 
 use super::get_plan;
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::go_quote;
 
 /// `convert.MismatchMessage(got, want)`: the message `Convert` reports when
 /// no conversion exists. Where cty picks among several offending object

@@ -16,9 +16,10 @@ use crate::ast::{Expr, ExprKind};
 use crate::convert::convert;
 use crate::error::Error;
 use crate::functions::{self, root_traversals, CallError};
+use crate::goquote::go_quote;
 use crate::parser::parse_template_as;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 use crate::HclVersion;
 
 const TEMPLATE_WRAP: &str = "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere; to treat the inner expression as template syntax, write the reference expression directly without any template interpolation syntax";

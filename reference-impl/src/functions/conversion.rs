@@ -7,8 +7,9 @@ use super::{CallError, Function, Param};
 use crate::ast::{Expr, ExprKind};
 use crate::convert::{can_convert, convert};
 use crate::error::Error;
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 use crate::HclVersion;
 
 /// Every function defined here.

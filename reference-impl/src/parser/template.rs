@@ -9,12 +9,13 @@ use std::collections::VecDeque;
 
 use super::cursor::{between, error, nesting_error, node, Node, PResult, Parser};
 use super::diag;
-use super::string_lit::{go_quote, string_literal_value};
+use super::string_lit::string_literal_value;
 use super::token::{Token, TokenKind};
 use super::MAX_NESTING_DEPTH;
 use crate::ast::{ExprKind, ForExpr};
 use crate::error::Span;
 use crate::functions::grapheme_count;
+use crate::goquote::go_quote;
 use crate::value::Value;
 
 /// A template after the first pass (`hclsyntax.templateToken`).

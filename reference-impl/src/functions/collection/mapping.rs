@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use super::{list_val, panicked, sequence_items};
 use crate::convert::convert;
 use crate::functions::{static_return_type, CallError, Function, Param};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::unify::unify_unsafe;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 pub(super) fn functions() -> Vec<Function> {
     vec![
