@@ -148,6 +148,15 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// The names of the variables in scope, innermost first: the names
+    /// an unknown variable's diagnostic suggests from.
+    fn variable_names(&self) -> Vec<&str> {
+        let locals = self.locals.iter().rev().map(|(n, _)| &**n);
+        locals
+            .chain(self.ctx.variables.keys().map(String::as_str))
+            .collect()
+    }
+
     /// The variable `name` as seen from the current scope.
     fn lookup(&self, name: &str) -> Option<&Value> {
         self.locals

@@ -690,7 +690,7 @@ fn range_string(span: Span) -> String {
 
 /// The first suggestion within edit distance 2 of `given`
 /// (`hclsyntax.nameSuggestion`).
-fn name_suggestion<'s>(given: &str, suggestions: &[&'s str]) -> Option<&'s str> {
+pub(crate) fn name_suggestion<'s>(given: &str, suggestions: &[&'s str]) -> Option<&'s str> {
     suggestions
         .iter()
         .copied()
