@@ -12,6 +12,8 @@
 
 use std::fmt::Write as _;
 
+use crate::types::Type;
+
 /// Go's `strconv.Quote` (and `%q`, `%#v` on a string): double quotes,
 /// printable characters kept, everything else escaped.
 pub fn go_quote(s: &str) -> String {
@@ -47,6 +49,51 @@ pub fn go_quote_bytes(bytes: &[u8]) -> String {
     }
     out.push('"');
     out
+}
+
+/// A cty type as Go's `%#v` prints it (`cty.Type.GoString`), as in the
+/// messages of cty's panics: `cty.List(cty.String)`,
+/// `cty.Object(map[string]cty.Type{"a":cty.Number})`. Go prints a map's
+/// keys sorted, as object attributes are kept.
+pub fn go_syntax_type(ty: &Type) -> String {
+    match ty {
+        Type::String => "cty.String".to_string(),
+        Type::Number => "cty.Number".to_string(),
+        Type::Bool => "cty.Bool".to_string(),
+        Type::Dynamic => "cty.DynamicPseudoType".to_string(),
+        Type::List(elem) => format!("cty.List({})", go_syntax_type(elem)),
+        Type::Set(elem) => format!("cty.Set({})", go_syntax_type(elem)),
+        Type::Map(elem) => format!("cty.Map({})", go_syntax_type(elem)),
+        Type::Tuple(elems) if elems.is_empty() => "cty.EmptyTuple".to_string(),
+        Type::Tuple(elems) => {
+            let elems: Vec<String> = elems.iter().map(go_syntax_type).collect();
+            format!("cty.Tuple([]cty.Type{{{}}})", elems.join(", "))
+        }
+        Type::Object(attrs) if attrs.is_empty() => "cty.EmptyObject".to_string(),
+        Type::Object(attrs) => {
+            // cty keeps optional attributes as a set of names beside the
+            // attribute types.
+            let mut types = Vec::with_capacity(attrs.len());
+            let mut optional = Vec::new();
+            for (name, attr) in attrs {
+                let (attr, is_optional) = attr.unwrap_optional();
+                types.push(format!("{}:{}", go_quote(name), go_syntax_type(attr)));
+                if is_optional {
+                    optional.push(go_quote(name));
+                }
+            }
+            let types = format!("map[string]cty.Type{{{}}}", types.join(", "));
+            if optional.is_empty() {
+                format!("cty.Object({types})")
+            } else {
+                format!(
+                    "cty.ObjectWithOptionalAttrs({types}, []string{{{}}})",
+                    optional.join(", ")
+                )
+            }
+        }
+        Type::Optional(inner) => go_syntax_type(inner),
+    }
 }
 
 /// Go's `strconv.IsPrint`: letters, marks, numbers, punctuation, symbols

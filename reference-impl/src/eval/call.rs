@@ -55,9 +55,7 @@ fn unknown_function(name: &str, version: HclVersion, span: Span) -> Error {
     let (namespace, base) = match (version, name.rfind("::")) {
         (HclVersion::V2_24, Some(at)) => name.split_at(at + 2),
         _ => {
-            let suggestion = crate::parser::name_suggestion(name, &functions::names_for(version))
-                .map(|s| format!(" Did you mean {}?", go_quote(s)))
-                .unwrap_or_default();
+            let suggestion = crate::parser::did_you_mean(name, &functions::names_for(version));
             let detail = format!("There is no function named {}.{suggestion}", go_quote(name));
             return Error::eval(UNKNOWN_FUNCTION, detail, span);
         }

@@ -24,9 +24,7 @@ pub(super) fn scope_traversal(
     span: Span,
 ) -> Evaluated {
     let Some(value) = ev.lookup(root) else {
-        let suggestion = crate::parser::name_suggestion(root, &ev.variable_names())
-            .map(|s| format!(" Did you mean {}?", go_quote(s)))
-            .unwrap_or_default();
+        let suggestion = crate::parser::did_you_mean(root, &ev.variable_names());
         let error = Error::eval(
             "Unknown variable",
             format!("There is no variable named {}.{suggestion}", go_quote(root)),

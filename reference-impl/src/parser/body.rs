@@ -63,7 +63,7 @@ impl Parser<'_> {
                         format!(
                             "The argument {} was already set at {}. Each argument may be set only once.",
                             crate::goquote::go_quote(&attr.name),
-                            existing.name_span.start.line
+                            existing.name_span.hcl_range()
                         ),
                         attr.name_span,
                     ));
