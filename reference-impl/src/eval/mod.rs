@@ -45,7 +45,7 @@ pub struct Context {
 /// value.
 pub fn evaluate(expr: &Expr, ctx: &Context) -> Result<Value, Error> {
     let mut evaluator = Evaluator::new(ctx);
-    let (value, diags) = evaluator.eval(expr);
+    let (value, diags) = crate::convert::with_messages_of(ctx.version, || evaluator.eval(expr));
     match diags.0 {
         Some(error) => Err(*error),
         None => Ok(value),
