@@ -28,15 +28,17 @@ impl Span {
     /// `hcl.Range.String`: `case.hcl:1,2-5`, or `case.hcl:1,2-3,4` across
     /// lines.
     pub fn hcl_range(&self) -> String {
+        self.hcl_range_in(SOURCE_NAME)
+    }
+
+    /// `hcl.Range.String` in a source called `file`.
+    pub fn hcl_range_in(&self, file: &str) -> String {
         let (start, end) = (self.start, self.end);
         if start.line == end.line {
-            format!(
-                "{SOURCE_NAME}:{},{}-{}",
-                start.line, start.column, end.column
-            )
+            format!("{file}:{},{}-{}", start.line, start.column, end.column)
         } else {
             format!(
-                "{SOURCE_NAME}:{},{}-{},{}",
+                "{file}:{},{}-{},{}",
                 start.line, start.column, end.line, end.column
             )
         }

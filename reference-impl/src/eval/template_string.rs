@@ -171,10 +171,9 @@ fn render(
         return Err(CallError::general(describe(&e, source)));
     }
     if value.is_null() {
-        let s = parsed.span;
         return Err(CallError::general(format!(
-            "{source}:{},{}-{},{}: {NULL_RESULT}",
-            s.start.line, s.start.column, s.end.line, s.end.column
+            "{}: {NULL_RESULT}",
+            parsed.span.hcl_range_in(source)
         )));
     }
     Ok(value)
@@ -202,9 +201,10 @@ fn is_identifier(name: &str) -> bool {
 
 /// A diagnostic as `hcl.Diagnostics.Error` writes it.
 fn describe(e: &Error, source: &str) -> String {
-    let s = e.span;
     format!(
-        "{source}:{},{}-{}: {}; {}",
-        s.start.line, s.start.column, s.end.column, e.summary, e.detail
+        "{}: {}; {}",
+        e.span.hcl_range_in(source),
+        e.summary,
+        e.detail
     )
 }

@@ -43,7 +43,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::goquote::go_syntax_type;
+use crate::goquote::{go_quote, go_syntax_type};
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -379,10 +379,10 @@ pub(crate) fn test_conformance(given: &Type, want: &Type) -> Result<(), String> 
         _ if given == want => Ok(()),
         (Type::Object(g), Type::Object(w)) => {
             if let Some(k) = g.keys().find(|k| !w.contains_key(*k)) {
-                return Err(format!("unsupported attribute {k:?}"));
+                return Err(format!("unsupported attribute {}", go_quote(k)));
             }
             if let Some(k) = w.keys().find(|k| !g.contains_key(*k)) {
-                return Err(format!("missing required attribute {k:?}"));
+                return Err(format!("missing required attribute {}", go_quote(k)));
             }
             for (k, wt) in w {
                 test_conformance(&g[k], wt)?;
@@ -436,7 +436,7 @@ pub(crate) fn length_value(value: &Value) -> Value {
 mod tests {
     use super::{lookup, operators, CallError};
     use crate::ast::BinaryOp;
-    use crate::goquote::go_syntax_type;
+    use crate::goquote::{go_quote, go_syntax_type};
     use crate::number::Number;
     use crate::types::Type;
     use crate::value::Value;
