@@ -87,12 +87,15 @@ enum Command {
     },
     /// Check every recorded expectation against its profile's oracle (HCL
     /// 2.14: the Go oracle; 2.24: Terraform 1.15; the 0.11 dialect:
-    /// Terraform 0.11).
+    /// Terraform 0.11), and count how often the reference implementation's
+    /// error details equal the oracle's where both answer with an error.
     Verify {
         #[command(flatten)]
         oracle: cli::OracleArgs,
         #[command(flatten)]
         corpus: cli::CorpusArgs,
+        #[command(flatten)]
+        details: cli::DetailArgs,
     },
     /// Ask the oracles for the cases of FILEs that have no expectation
     /// and write the answers into the files.
@@ -183,7 +186,11 @@ fn main() -> ExitCode {
             corpus,
             diagnostics: true,
         } => cli::diagnostics(&corpus),
-        Command::Verify { oracle, corpus } => cli::verify(&oracle, &corpus),
+        Command::Verify {
+            oracle,
+            corpus,
+            details,
+        } => cli::verify(&oracle, &corpus, &details),
         Command::Record {
             oracle,
             corpus,

@@ -196,6 +196,16 @@ pub struct Block {
     pub body: Body,
 }
 
+impl Block {
+    /// The block's header, its type and labels (`hclsyntax.Block.DefRange`).
+    pub fn def_span(&self) -> Span {
+        match self.labels.last() {
+            Some((_, last)) => self.type_span.to(*last),
+            None => self.type_span,
+        }
+    }
+}
+
 /// Dropping a tree takes its nodes apart one at a time, with a list of its
 /// own rather than by recursion, so that the deepest tree the parser
 /// accepts is dropped on any stack.

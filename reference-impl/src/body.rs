@@ -31,5 +31,5 @@ use crate::value::Value;
 /// Parses `source` as a body and decodes it with `spec`.
 pub fn decode_source(source: &str, spec: &Spec, ctx: &Context) -> Result<Value, Error> {
     let body = crate::parser::parse_body_as(source, ctx.version)?;
-    decode::decode_root(&body, spec, ctx)
+    crate::convert::with_messages_of(ctx.version, || decode::decode_root(&body, spec, ctx))
 }

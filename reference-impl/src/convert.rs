@@ -10,14 +10,37 @@ mod message;
 mod plan;
 mod unify;
 
+use std::cell::Cell;
 use std::fmt;
 
 use crate::types::Type;
 use crate::value::{PathStep, Value};
+use crate::HclVersion;
 
 pub use message::mismatch_message;
 pub(crate) use plan::{get_plan, Plan};
 pub use unify::{unify, unify_unsafe, unify_with_conversions};
+
+thread_local! {
+    static NAME_BOTH_TYPES: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with the conversion messages of the profile's go-cty: from
+/// go-cty 1.14 (so in the HCL 2.24 profile) a value of a plainly wrong
+/// type is "string required, but have tuple", where go-cty 1.12 says
+/// "string required". Conversions are made deep inside functions that know
+/// no profile, so the evaluations of a profile run inside this. Outside
+/// any, messages are go-cty 1.12's.
+pub fn with_messages_of<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
+    let saved = NAME_BOTH_TYPES.with(|c| c.replace(version == HclVersion::V2_24));
+    let result = f();
+    NAME_BOTH_TYPES.with(|c| c.set(saved));
+    result
+}
+
+fn messages_name_both_types() -> bool {
+    NAME_BOTH_TYPES.with(Cell::get)
+}
 
 /// A failed conversion: where inside the value and why, with cty's message
 /// (for example "a number is required").
@@ -34,6 +57,77 @@ impl ConvertError {
             message: message.into(),
         }
     }
+}
+
+impl ConvertError {
+    /// The error as Terraform writes a variable's (`tfdiags.FormatError`):
+    /// the path (`.name`, `["key"]`, `[0]`) before the message when there
+    /// is one. `value` is what was converted to `want`: cty steps into an
+    /// object converted to an object by attribute, into anything else by
+    /// index.
+    pub fn with_terraform_path(&self, value: &Value, want: &Type) -> String {
+        if self.path.is_empty() {
+            return self.message.clone();
+        }
+        let mut out = String::new();
+        let (mut got, mut want) = (value.ty(), want.clone());
+        for step in &self.path {
+            let (next_got, next_want) = match step {
+                PathStep::Key(name) => {
+                    if got.is_object() && want.is_object() {
+                        out.push('.');
+                        out.push_str(name);
+                    } else {
+                        out.push_str(&format!("[{}]", crate::goquote::go_quote(name)));
+                    }
+                    (step_type(&got, name), step_type(&want, name))
+                }
+                PathStep::Index(i) => {
+                    out.push_str(&format!("[{}]", go_shortest_g(*i)));
+                    (position_type(&got, *i), position_type(&want, *i))
+                }
+            };
+            (got, want) = (next_got, next_want);
+        }
+        format!("{out}: {}", self.message)
+    }
+}
+
+/// The type of an attribute or element `name` of a value of type `ty`.
+fn step_type(ty: &Type, name: &str) -> Type {
+    ty.attribute_type(name)
+        .or(ty.element_type())
+        .map_or(Type::Dynamic, |t| t.unwrap_optional().0.clone())
+}
+
+/// The type of the element at `i` of a value of type `ty`.
+fn position_type(ty: &Type, i: u64) -> Type {
+    match ty {
+        Type::Tuple(elems) => usize::try_from(i)
+            .ok()
+            .and_then(|i| elems.get(i))
+            .cloned()
+            .unwrap_or(Type::Dynamic),
+        _ => ty.element_type().cloned().unwrap_or(Type::Dynamic),
+    }
+}
+
+/// A whole number as Go's `big.Float.Text('g', -1)` writes it: the
+/// shortest digits, with an exponent from a million on (`1e+06`).
+fn go_shortest_g(n: u64) -> String {
+    let digits = n.to_string();
+    if n < 1_000_000 {
+        return digits;
+    }
+    let exponent = digits.len() - 1;
+    let mantissa = digits.trim_end_matches('0');
+    let (first, rest) = mantissa.split_at(1);
+    let fraction = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(".{rest}")
+    };
+    format!("{first}{fraction}e+{exponent:02}")
 }
 
 /// The message alone, as `error.Error()` of cty's path errors reads.

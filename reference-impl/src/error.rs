@@ -19,7 +19,31 @@ pub struct Span {
     pub end: Pos,
 }
 
+/// The name HCL's messages give the source where they name a place in it
+/// (`hcl.Range.String`): the reference reads no files, and the Go oracle
+/// parses each request's source under this name.
+pub const SOURCE_NAME: &str = "case.hcl";
+
 impl Span {
+    /// `hcl.Range.String`: `case.hcl:1,2-5`, or `case.hcl:1,2-3,4` across
+    /// lines.
+    pub fn hcl_range(&self) -> String {
+        self.hcl_range_in(SOURCE_NAME)
+    }
+
+    /// `hcl.Range.String` in a source called `file`.
+    pub fn hcl_range_in(&self, file: &str) -> String {
+        let (start, end) = (self.start, self.end);
+        if start.line == end.line {
+            format!("{file}:{},{}-{}", start.line, start.column, end.column)
+        } else {
+            format!(
+                "{file}:{},{}-{},{}",
+                start.line, start.column, end.line, end.column
+            )
+        }
+    }
+
     pub fn new(start: Pos, end: Pos) -> Span {
         Span { start, end }
     }

@@ -15,10 +15,11 @@ use std::fmt::{self, Write as _};
 use serde_json::Value as Json;
 
 use crate::convert::convert;
+use crate::goquote::go_quote;
 use crate::number::Number;
 use crate::text::normalize_string;
 use crate::types::Type;
-use crate::value::{go_quote, PathStep, Value, MAX_VALUE_DEPTH};
+use crate::value::{PathStep, Value, MAX_VALUE_DEPTH};
 
 /// A malformed type or value document; `path` says where inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]

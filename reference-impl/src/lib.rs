@@ -10,6 +10,7 @@ pub mod ast;
 pub mod body;
 pub mod convert;
 pub mod error;
+pub mod goquote;
 pub mod json;
 pub mod number;
 pub mod references;
@@ -59,13 +60,27 @@ pub fn convert_source(
 ) -> Result<Value, Error> {
     let expr = parser::parse_expression_as(source, ctx.version)?;
     let type_expr = parser::parse_expression_as(type_source, ctx.version)?;
-    let constraint = typeexpr::variable_constraint(&type_expr, ctx.version)?;
-    let value = eval::evaluate(&expr, ctx)?;
+    convert::with_messages_of(ctx.version, || convert_parsed(&expr, &type_expr, ctx))
+}
+
+/// [`convert_source`] once both sources are parsed.
+fn convert_parsed(
+    expr: &ast::Expr,
+    type_expr: &ast::Expr,
+    ctx: &eval::Context,
+) -> Result<Value, Error> {
+    let constraint = typeexpr::variable_constraint(type_expr, ctx.version)?;
+    let value = eval::evaluate(expr, ctx)?;
     typeexpr::as_variable(&value, &constraint, ctx.version).map_err(|e| {
+        // Terraform (the HCL 2.24 profile) writes where in the value.
+        let reason = match ctx.version {
+            HclVersion::V2_14 => e.message,
+            HclVersion::V2_24 => e.with_terraform_path(&value, &constraint.ty),
+        };
         Error::eval(
             INVALID_VARIABLE_VALUE,
             format!(
-                "This default value is not compatible with the variable's type constraint: {e}."
+                "This default value is not compatible with the variable's type constraint: {reason}."
             ),
             expr.span,
         )

@@ -272,7 +272,7 @@ const TUPLE_ARGUMENT: &str =
     "The tuple type constructor requires one argument specifying the element types as a list.";
 
 fn go(s: &str) -> String {
-    crate::value::go_quote(s)
+    crate::goquote::go_quote(s)
 }
 
 /// The `object({...})` constructor's argument.

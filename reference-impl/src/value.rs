@@ -1,6 +1,5 @@
 //! cty values: known, null or unknown, of every type.
 
-mod quote;
 mod set;
 
 use std::collections::BTreeMap;
@@ -9,7 +8,6 @@ use crate::number::Number;
 use crate::text::{is_nfc, normalize_string};
 use crate::types::Type;
 
-pub use quote::{go_quote, is_print};
 pub(crate) use set::hash as set_hash;
 
 /// The deepest nesting of values (and types) the entry points accept
@@ -457,26 +455,35 @@ fn fit_element(elem: &Type, v: Value) -> Value {
     }
 }
 
-/// cty's element type rule for `ListVal`/`SetVal`/`MapVal`.
+/// cty's element type rule for `ListVal`/`SetVal`/`MapVal` (none for no
+/// items or items of different types).
 fn common_element_type(items: &[Value]) -> Option<Type> {
-    let refs: Vec<&Value> = items.iter().collect();
-    common_element_type_refs(&refs)
+    (!items.is_empty())
+        .then(|| element_type(items).ok())
+        .flatten()
 }
 
 fn common_element_type_refs(items: &[&Value]) -> Option<Type> {
-    if items.is_empty() {
-        return None;
-    }
+    (!items.is_empty())
+        .then(|| element_type(items.iter().copied()).ok())
+        .flatten()
+}
+
+/// The element type cty's `ListVal`, `SetVal` and `MapVal` find for
+/// `items`: the first type other than the dynamic pseudo-type, which every
+/// other item must have too (or be of the dynamic pseudo-type). Where one
+/// does not, the type so far and the item's type, which cty's panic names.
+pub fn element_type<'v>(items: impl IntoIterator<Item = &'v Value>) -> Result<Type, (Type, Type)> {
     let mut elem = Type::Dynamic;
     for v in items {
         let t = v.ty();
         if elem == Type::Dynamic {
             elem = t;
         } else if t != Type::Dynamic && t != elem {
-            return None;
+            return Err((elem, t));
         }
     }
-    Some(elem)
+    Ok(elem)
 }
 
 fn collect_unknown_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {

@@ -18,6 +18,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["error", "number", "stack", "text"],
     &["types"],
+    &["goquote"],
     &["value"],
     &["convert", "value_ops"],
     &["json"],

@@ -14,11 +14,13 @@ use hclspec_corpus::select::Selector;
 use hclspec_corpus::toml_file;
 use hclspec_protocol::{Expect, Version};
 
+mod details;
 mod export;
 mod oracle;
 mod report;
 mod run;
 
+pub use details::DetailArgs;
 pub use export::export;
 pub use oracle::{record, verify, OracleArgs};
 pub use report::{report, ReportArgs};

@@ -16,6 +16,7 @@ use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
 use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
 use hclspec_protocol::{Expect, Outcome, Request, Version};
 
+use super::details::{DetailArgs, DetailTally};
 use super::CorpusArgs;
 
 /// Choosing oracles and how to run them.
@@ -163,11 +164,17 @@ struct Tally {
     not_expressible: usize,
 }
 
-/// Every recorded expectation against its profile's oracle.
-pub fn verify(oracle_args: &OracleArgs, args: &CorpusArgs) -> Result<ExitCode> {
+/// Every recorded expectation against its profile's oracle, and the
+/// reference's error details against the oracle's.
+pub fn verify(
+    oracle_args: &OracleArgs,
+    args: &CorpusArgs,
+    detail_args: &DetailArgs,
+) -> Result<ExitCode> {
     let corpus = args.load()?;
     let selected = args.selected(&corpus)?;
     let chosen = oracle_args.choose(corpus.origin.dir())?;
+    let floors = detail_args.floors()?;
     let mut failed = false;
     for Chosen { oracle, command } in chosen {
         // The cases this oracle judges, with how far.
@@ -205,7 +212,14 @@ pub fn verify(oracle_args: &OracleArgs, args: &CorpusArgs) -> Result<ExitCode> {
         let mut child = oracle_args.spawn(&command)?;
         let requests: Vec<Request> = todo.iter().map(|(_, c, v, ..)| c.request(*v)).collect();
         let answers = ask_all(&mut child, &requests);
-        for ((file, case, version, expect, mode), answer) in todo.iter().zip(answers) {
+        let mut details = DetailTally::new(oracle);
+        for (((file, case, version, expect, mode), request), answer) in
+            todo.iter().zip(&requests).zip(answers)
+        {
+            if let (Ok(outcome), None) = (&answer, mode) {
+                let name = format!("{}::{} @{version}", file.display, case.id);
+                details.compare(&name, request, outcome);
+            }
             let problem = match (&answer, mode) {
                 (Err(e), _) => Some(format!("{e}\n")),
                 (Ok(outcome), Some(VerifyMode::Phase)) => {
@@ -271,6 +285,7 @@ pub fn verify(oracle_args: &OracleArgs, args: &CorpusArgs) -> Result<ExitCode> {
         }
         println!("{summary}");
         failed |= tally.disagree > 0;
+        failed |= !details.report(detail_args.show_details, floors.get(&oracle).copied());
     }
     Ok(if failed {
         ExitCode::FAILURE

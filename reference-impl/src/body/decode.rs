@@ -11,8 +11,10 @@ use crate::convert::convert;
 use crate::convert::unify_with_conversions;
 use crate::error::{Error, Span};
 use crate::eval::{self, Context};
+use crate::goquote::go_quote;
+use crate::parser::did_you_mean;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 use crate::HclVersion;
 
 /// A body as the decoder sees it: where its iterator variables come from,
@@ -41,6 +43,9 @@ struct Attr<'a> {
 
 struct Expanded<'a> {
     type_name: &'a str,
+    /// Where the block's header is (`hcl.Block.DefRange`): its type and
+    /// labels, those of the `dynamic` block for a generated one.
+    def_span: Span,
     labels: Vec<String>,
     body: Scoped<'a>,
 }
@@ -133,11 +138,15 @@ impl Decoder<'_> {
                     }
                     return Ok(Value::Null(body.implied_type().without_optional()));
                 };
-                if found.next().is_some() {
+                if let Some(second) = found.next() {
                     return Err(eval_error(
                         &format!("Duplicate {type_name} block"),
-                        format!("Only one block of type {} is allowed.", go_quote(type_name)),
-                        content.missing,
+                        format!(
+                            "Only one block of type {} is allowed. Previous definition was at {}.",
+                            go_quote(type_name),
+                            block.def_span.hcl_range()
+                        ),
+                        second.def_span,
                     ));
                 }
                 self.decode(body, &block.body, &block.labels)
@@ -251,6 +260,7 @@ impl Decoder<'_> {
             if block.type_name != "dynamic" {
                 blocks.push(Expanded {
                     type_name: &block.type_name,
+                    def_span: block.def_span(),
                     labels: block.labels.iter().map(|(l, _)| l.clone()).collect(),
                     body: Scoped {
                         body: &block.body,
@@ -262,7 +272,7 @@ impl Decoder<'_> {
             }
             let (real_type, real_span) = &block.labels[0];
             let Some((_, label_names)) = schema.blocks.iter().find(|(t, _)| t == real_type) else {
-                return Err(unsupported_block(real_type, *real_span));
+                return Err(unsupported_block(real_type, "", *real_span));
             };
             self.expand(scoped, block, real_type, label_names, &mut blocks)?;
         }
@@ -425,6 +435,7 @@ impl Decoder<'_> {
             }
             out.push(Expanded {
                 type_name: real_type,
+                def_span: dynamic.def_span(),
                 labels,
                 body: Scoped {
                     body: content,
@@ -444,12 +455,13 @@ impl Decoder<'_> {
     }
 }
 
-/// A block of a type the schema does not have.
-fn unsupported_block(type_name: &str, span: Span) -> Error {
+/// A block of a type the schema does not have; `suggestion` follows the
+/// sentence.
+fn unsupported_block(type_name: &str, suggestion: &str, span: Span) -> Error {
     eval_error(
         "Unsupported block type",
         format!(
-            "Blocks of type {} are not expected here.",
+            "Blocks of type {} are not expected here.{suggestion}",
             go_quote(type_name)
         ),
         span,
@@ -542,10 +554,21 @@ fn match_schema<'a>(
         .iter()
         .find(|a| !attrs.iter().any(|(n, _)| *n == a.name))
     {
+        // HCL suggests the arguments the body does not set, else a block
+        // type of the same name.
+        let unset: Vec<&str> = attrs
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !found_attrs.iter().any(|a| a.name == *n))
+            .collect();
+        let is_block = blocks.iter().any(|(t, _)| *t == extra.name);
+        let suggestion = suggest(&extra.name, &unset, is_block, |name| {
+            format!(" Did you mean to define a block of type {name}?")
+        });
         return Err(eval_error(
             "Unsupported argument",
             format!(
-                "An argument named {} is not expected here.",
+                "An argument named {} is not expected here.{suggestion}",
                 go_quote(&extra.name)
             ),
             extra.name_span,
@@ -556,7 +579,27 @@ fn match_schema<'a>(
         .iter()
         .find(|b| !blocks.iter().any(|(t, _)| *t == b.type_name))
     {
-        return Err(unsupported_block(&extra.type_name, extra.type_span));
+        let types: Vec<&str> = blocks.iter().map(|(t, _)| t.as_str()).collect();
+        let is_attr = attrs.iter().any(|(n, _)| *n == extra.type_name);
+        let suggestion = suggest(&extra.type_name, &types, is_attr, |name| {
+            format!(" Did you mean to define argument {name}? If so, use the equals sign to assign it a value.")
+        });
+        return Err(unsupported_block(
+            &extra.type_name,
+            &suggestion,
+            extra.type_span,
+        ));
     }
     Ok((found_attrs, found_blocks))
+}
+
+/// What HCL adds to the detail of an unexpected argument or block: a close
+/// name from `names`, else (when the other kind of item has this very
+/// name, `other_kind`) the `other` sentence about the quoted name.
+fn suggest(name: &str, names: &[&str], other_kind: bool, other: impl Fn(&str) -> String) -> String {
+    match did_you_mean(name, names) {
+        s if !s.is_empty() => s,
+        _ if other_kind => other(&go_quote(name)),
+        _ => String::new(),
+    }
 }

@@ -1,8 +1,8 @@
 //! Why a conversion is impossible (`mismatch_msg.go`).
 
 use super::get_plan;
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::go_quote;
 
 /// `convert.MismatchMessage(got, want)`: the message `Convert` reports when
 /// no conversion exists. Where cty picks among several offending object
@@ -21,8 +21,40 @@ pub fn mismatch_message(got: &Type, want: &Type) -> String {
         }
         (Type::Tuple(_) | Type::Object(_), _) if want.is_collection() => from_structural(got, want),
         _ if got.is_collection() && want.is_collection() => from_collection(got, want),
+        _ if super::messages_name_both_types() && !likely_to_confuse(got, want) => format!(
+            "{} required, but have {}",
+            want.friendly_name(),
+            got.friendly_name()
+        ),
         _ => required(want),
     }
+}
+
+/// go-cty 1.18's `typesAreLikelyToCauseConfusion`: whether naming the type
+/// a value has beside the one it needs would mislead (a string that is
+/// not a number is a wrong value, not a wrong type).
+fn likely_to_confuse(got: &Type, want: &Type) -> bool {
+    if got.is_primitive() != want.is_primitive() || *want == Type::String {
+        return false;
+    }
+    if matches!(
+        (got, want),
+        (Type::Number, Type::Bool) | (Type::Bool, Type::Number)
+    ) {
+        return false;
+    }
+    if let (Some(g), Some(w)) = (got.element_type(), want.element_type()) {
+        if got.is_collection()
+            && want.is_collection()
+            && !g.has_dynamic_types()
+            && w.has_dynamic_types()
+        {
+            return false;
+        }
+    }
+    // cty also exempts a tuple where an object is wanted; the check of the
+    // reverse it means to make tests `got` twice and never holds.
+    !(got.is_tuple() && want.is_object())
 }
 
 fn required(want: &Type) -> String {

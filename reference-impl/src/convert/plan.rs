@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 
 use super::unify::unify_types;
 use super::{convert, ConvertError};
+use crate::goquote::go_quote;
 use crate::number::Number;
 use crate::types::Type;
-use crate::value::{go_quote, PathStep, Value};
+use crate::value::{PathStep, Value};
 
 const NUMBER_REQUIRED: &str = "a number is required";
 const BOOL_REQUIRED: &str = "a bool is required";

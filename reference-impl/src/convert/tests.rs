@@ -208,3 +208,50 @@ fn converts_like_cty() {
         assert_eq!(got, parse(expected), "{input} -> {want}");
     }
 }
+
+// Expected texts from the oracles (the indexes from Go 1.19's big.Float):
+// go-cty 1.18 through Terraform 1.15.5
+// (the HCL 2.24 profile) names both types where go-cty 1.12.1 names one,
+// and Terraform writes a variable default's error with its path.
+#[test]
+fn messages_of_each_profile() {
+    use crate::HclVersion;
+    let tuple = value(r#"{"type":["tuple",["number"]],"value":[1]}"#);
+    let in_2_14 =
+        super::with_messages_of(HclVersion::V2_14, || convert(&tuple, &crate::Type::String));
+    assert_eq!(in_2_14.unwrap_err().message, "string required");
+    let in_2_24 =
+        super::with_messages_of(HclVersion::V2_24, || convert(&tuple, &crate::Type::String));
+    assert_eq!(
+        in_2_24.unwrap_err().message,
+        "string required, but have tuple"
+    );
+
+    let list = value(r#"{"type":["tuple",["number","string"]],"value":[1,"x"]}"#);
+    let want = type_from_json(&parse(r#"["list","number"]"#)).expect("type");
+    let e = convert(&list, &want).unwrap_err();
+    assert_eq!(
+        e.with_terraform_path(&list, &want),
+        "[1]: a number is required"
+    );
+    let map = value(r#"{"type":["object",{"b":"string"}],"value":{"b":"x"}}"#);
+    let want = type_from_json(&parse(r#"["map","number"]"#)).expect("type");
+    let e = convert(&map, &want).unwrap_err();
+    assert_eq!(
+        e.with_terraform_path(&map, &want),
+        r#"["b"]: a number is required"#
+    );
+}
+
+#[test]
+fn indexes_are_written_as_go_writes_big_floats() {
+    let rows = [
+        (0, "0"),
+        (999_999, "999999"),
+        (1_000_000, "1e+06"),
+        (1_250_000, "1.25e+06"),
+    ];
+    for (n, want) in rows {
+        assert_eq!(super::go_shortest_g(n), want);
+    }
+}

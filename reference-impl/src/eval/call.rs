@@ -8,6 +8,7 @@ use crate::ast::Expr;
 use crate::convert::convert;
 use crate::error::{Error, Span};
 use crate::functions::{self, CallError, ClosureOutcome};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -54,7 +55,8 @@ fn unknown_function(name: &str, version: HclVersion, span: Span) -> Error {
     let (namespace, base) = match (version, name.rfind("::")) {
         (HclVersion::V2_24, Some(at)) => name.split_at(at + 2),
         _ => {
-            let detail = format!("No function named {name:?} is defined.");
+            let suggestion = crate::parser::did_you_mean(name, &functions::names_for(version));
+            let detail = format!("There is no function named {}.{suggestion}", go_quote(name));
             return Error::eval(UNKNOWN_FUNCTION, detail, span);
         }
     };
@@ -66,11 +68,13 @@ fn unknown_function(name: &str, version: HclVersion, span: Span) -> Error {
                 .to_string()
         }
         (Some("provider"), Some(provider)) => format!(
-            "There is no function named \"{name}\". Ensure that provider name {provider:?} is declared in this module's required_providers block, and that this provider offers a function named {base:?}."
+            "There is no function named \"{name}\". Ensure that provider name {} is declared in this module's required_providers block, and that this provider offers a function named {}.",
+            go_quote(provider),
+            go_quote(base)
         ),
         (first, _) => format!(
-            "The function namespace {:?} is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
-            first.unwrap_or_default()
+            "The function namespace {} is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
+            go_quote(first.unwrap_or_default())
         ),
     };
     Error::eval(UNKNOWN_PROVIDER_FUNCTION, detail, span)
@@ -105,7 +109,7 @@ pub(super) fn function_call<'a>(
         match value.ty() {
             Type::Dynamic | Type::Tuple(_) | Type::List(_) | Type::Set(_) if value.is_null() => {
                 diags.push(expansion_error(
-                    "The argument expanded with ... must not be null.",
+                    "The expanding argument (indicated by ...) must not be null.",
                 ));
                 return (Value::dynamic_unknown(), diags);
             }
@@ -124,7 +128,7 @@ pub(super) fn function_call<'a>(
             }
             _ => {
                 diags.push(expansion_error(
-                    "The argument expanded with ... must be a tuple, list or set.",
+                    "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
                 ));
                 return (Value::dynamic_unknown(), diags);
             }
@@ -141,9 +145,10 @@ pub(super) fn function_call<'a>(
         let error = Error::eval(
             "Not enough function arguments",
             format!(
-                "Function {name:?} takes{at_least} {} argument(s); {:?} is missing.",
+                "Function {} expects{at_least} {} argument(s). Missing value for {}.",
+                go_quote(name),
                 params.len(),
-                params[args.len()].name
+                go_quote(params[args.len()].name)
             ),
             last_char_span(span),
         );
@@ -152,7 +157,11 @@ pub(super) fn function_call<'a>(
     if function.var_param.is_none() && args.len() > params.len() {
         let error = Error::eval(
             "Too many function arguments",
-            format!("Function {name:?} takes only {} argument(s).", params.len()),
+            format!(
+                "Function {} expects only {} argument(s).",
+                go_quote(name),
+                params.len()
+            ),
             args[params.len()].start_range(),
         );
         return (Value::dynamic_unknown(), Diags::error(error));
@@ -232,10 +241,7 @@ pub(super) fn function_call<'a>(
                 Err(e) => {
                     diags.push(Error::eval(
                         INVALID_ARGUMENT,
-                        format!(
-                            "Unsuitable value for parameter {:?}: {}.",
-                            param.name, e.message
-                        ),
+                        invalid_value(param.name, &e.message),
                         arg.start_range(),
                     ));
                     value
@@ -363,6 +369,11 @@ fn closure_outcome<'a>(ev: &mut Evaluator<'a>, arg: &Arg<'a>) -> ClosureOutcome 
     }
 }
 
+/// The detail of an argument that does not suit its parameter.
+fn invalid_value(param: &str, error: impl std::fmt::Display) -> String {
+    format!("Invalid value for {} parameter: {error}.", go_quote(param))
+}
+
 /// The diagnostic for a failed call: about one argument when the function
 /// names one, otherwise about the call.
 fn call_error(
@@ -376,7 +387,7 @@ fn call_error(
     let call_failed = || {
         Error::eval(
             CALL_FAILED,
-            format!("The call to {name:?} failed: {error}."),
+            format!("Call to function {} failed: {error}.", go_quote(name)),
             head,
         )
     };
@@ -386,15 +397,13 @@ fn call_error(
     match (function.param_for(*index), args.get(*index)) {
         (Some(param), Some(arg)) => Error::eval(
             INVALID_ARGUMENT,
-            format!("Unsuitable value for parameter {:?}: {error}.", param.name),
+            invalid_value(param.name, error),
             arg.start_range(),
         ),
         // An error about a variadic argument that was not given.
-        (Some(param), None) => Error::eval(
-            INVALID_ARGUMENT,
-            format!("Unsuitable value for parameter {:?}: {error}.", param.name),
-            span,
-        ),
+        (Some(param), None) => {
+            Error::eval(INVALID_ARGUMENT, invalid_value(param.name, error), span)
+        }
         (None, _) => call_failed(),
     }
 }

@@ -42,7 +42,7 @@ pub(super) fn object_cons<'a>(ev: &mut Evaluator<'a>, items: &'a [ObjectItem]) -
         if key.is_null() {
             diags.push(Error::eval(
                 "Null value as key",
-                "An object key cannot be null.",
+                "Can't use a null value as a key.",
                 item.value.span,
             ));
             known = false;
@@ -56,7 +56,7 @@ pub(super) fn object_cons<'a>(ev: &mut Evaluator<'a>, items: &'a [ObjectItem]) -
             Err(e) => {
                 diags.push(Error::eval(
                     "Incorrect key type",
-                    format!("This value cannot be an object key: {}.", e.message),
+                    format!("Can't use this value as a key: {}.", e.message),
                     item.key.expr.span,
                 ));
                 known = false;
@@ -78,7 +78,7 @@ fn object_key<'a>(ev: &mut Evaluator<'a>, key: &'a ObjectKey) -> Evaluated {
             ExprKind::ScopeTraversal { steps, .. } if !steps.is_empty() => {
                 let error = Error::eval(
                     "Ambiguous attribute key",
-                    "A dotted name as an object key could be a reference or a literal name; wrap a reference in parentheses, or quote a literal name.",
+                    "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.",
                     key.expr.span,
                 );
                 return (Value::dynamic_unknown(), Diags::error(error));

@@ -9,6 +9,7 @@ use crate::ast::Expr;
 use crate::convert::unify_with_conversions;
 use crate::convert::{convert, get_conversion_unsafe, Conversion};
 use crate::error::{Error, Span};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -51,7 +52,7 @@ pub(super) fn conditional<'a>(
                 let error = Error::eval(
                     INCONSISTENT_TYPES,
                     format!(
-                        "The two results must have types that can be unified. {}.",
+                        "The true and false result expressions must have consistent types. {}.",
                         describe_mismatch(&true_ty, &false_ty)
                     ),
                     true_expr.span.to(false_expr.span),
@@ -65,7 +66,7 @@ pub(super) fn conditional<'a>(
     if cond.is_null() {
         diags.push(Error::eval(
             "Null condition",
-            "The condition is null; it must be true or false.",
+            "The condition value is null. Conditions must either be true or false.",
             condition.span,
         ));
         return (Value::Unknown(result_ty), diags);
@@ -83,7 +84,7 @@ pub(super) fn conditional<'a>(
         Err(_) => {
             diags.push(Error::eval(
                 "Incorrect condition type",
-                "The condition must be a bool value.",
+                "The condition expression must be of type bool.",
                 condition.span,
             ));
             return (Value::Unknown(result_ty), diags);
@@ -121,19 +122,24 @@ fn is_dynamic_null(value: &Value) -> bool {
     matches!(value, Value::Null(Type::Dynamic))
 }
 
-/// A short explanation of why two result types do not unify, looking inside
-/// structural types of the same kind.
+/// Why two result types do not unify, looking inside structural types of
+/// the same kind (`hclsyntax.describeConditionalTypeMismatch`).
 fn describe_mismatch(true_ty: &Type, false_ty: &Type) -> String {
     match (true_ty, false_ty) {
         (Type::Object(t), Type::Object(f)) => {
+            // Attribute names in sorted order, as HCL sorts them.
             for (name, t_attr) in t {
                 match f.get(name) {
                     None => {
-                        return format!("Only the 'true' value has the object attribute {name:?}")
+                        return format!(
+                            "The 'true' value includes object attribute {}, which is absent in the 'false' value",
+                            go_quote(name)
+                        )
                     }
                     Some(f_attr) if f_attr != t_attr => {
                         return format!(
-                            "The object attribute {name:?} differs: {}",
+                            "Type mismatch for object attribute {}: {}",
+                            go_quote(name),
                             describe_mismatch(t_attr, f_attr)
                         )
                     }
@@ -141,28 +147,49 @@ fn describe_mismatch(true_ty: &Type, false_ty: &Type) -> String {
                 }
             }
             if let Some(name) = f.keys().find(|k| !t.contains_key(*k)) {
-                return format!("Only the 'false' value has the object attribute {name:?}");
+                return format!(
+                    "The 'false' value includes object attribute {}, which is absent in the 'true' value",
+                    go_quote(name)
+                );
             }
         }
         (Type::Tuple(t), Type::Tuple(f)) => {
             if t.len() != f.len() {
                 return format!(
-                    "The 'true' tuple has {} elements and the 'false' tuple {}",
+                    "The 'true' tuple has length {}, but the 'false' tuple has length {}",
                     t.len(),
                     f.len()
                 );
             }
             if let Some((i, (te, fe))) = t.iter().zip(f).enumerate().find(|(_, (a, b))| a != b) {
-                return format!("Tuple element {i} differs: {}", describe_mismatch(te, fe));
+                return format!(
+                    "Type mismatch for tuple element {i}: {}",
+                    describe_mismatch(te, fe)
+                );
             }
+        }
+        (Type::List(te), Type::List(fe))
+        | (Type::Set(te), Type::Set(fe))
+        | (Type::Map(te), Type::Map(fe))
+            if (te.is_object() && fe.is_object()) || (te.is_tuple() && fe.is_tuple()) =>
+        {
+            let noun = match true_ty {
+                Type::List(_) => "list",
+                Type::Set(_) => "set",
+                _ => "map",
+            };
+            return format!(
+                "Mismatched {noun} element types: {}",
+                describe_mismatch(te, fe)
+            );
         }
         _ => {}
     }
     let (t, f) = (true_ty.friendly_name(), false_ty.friendly_name());
     if t == f {
-        "Some nested attribute or element differs between the 'true' and 'false' values".to_string()
+        "At least one deeply-nested attribute or element is not compatible across both the 'true' and the 'false' value".to_string()
     } else {
-        format!("The 'true' value is {t} but the 'false' value is {f}")
+        format!("The 'true' value is {t}, but the 'false' value is {f}")
     }
 }
 

@@ -7,6 +7,7 @@ use super::{Diags, Evaluated, Evaluator};
 use crate::ast::{Expr, ForExpr};
 use crate::convert::convert;
 use crate::error::{Error, Span};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -19,7 +20,7 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
     if collection.is_null() {
         diags.push(Error::eval(
             "Iteration over null value",
-            "A 'for' expression cannot iterate over a null value.",
+            "A null value cannot be used as the collection in a 'for' expression.",
             f.collection.span,
         ));
         return (Value::dynamic_unknown(), diags);
@@ -32,7 +33,7 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         diags.push(Error::eval(
             "Iteration over non-iterable value",
             format!(
-                "A 'for' expression cannot iterate over a value of type {}.",
+                "A value of type {} cannot be used as the collection in a 'for' expression.",
                 ty.friendly_name()
             ),
             f.collection.span,
@@ -56,11 +57,7 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         let cond_failed = cond_diags.has_errors();
         diags.append(cond_diags);
         if result.is_null() {
-            diags.push(Error::eval(
-                "Condition is null",
-                "The 'if' clause must not produce a null value.",
-                cond.span,
-            ));
+            diags.push(Error::eval("Condition is null", NULL_CONDITION, cond.span));
             return (Value::dynamic_unknown(), diags);
         }
         if let Err(e) = convert(&result, &Type::Bool) {
@@ -118,7 +115,7 @@ fn object_result<'a>(
             if key.is_null() {
                 let error = Error::eval(
                     INVALID_KEY,
-                    "The key expression of a 'for' expression must not produce null.",
+                    "Key expression in 'for' expression must not produce a null value.",
                     key_expr.span,
                 );
                 return ObjectStep::Unknown(diags, Some(error));
@@ -133,7 +130,7 @@ fn object_result<'a>(
                     let error = Error::eval(
                         INVALID_KEY,
                         format!(
-                            "The key expression produced an unusable key: {}.",
+                            "The key expression produced an invalid result: {}.",
                             e.message
                         ),
                         key_expr.span,
@@ -169,8 +166,8 @@ fn object_result<'a>(
                     Entry::Occupied(slot) => diags.push(Error::eval(
                         "Duplicate object key",
                         format!(
-                            "More than one element produced the key {:?}; add an ellipsis (...) after the value expression to group values by key.",
-                            slot.key()
+                            "Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
+                            go_quote(slot.key())
                         ),
                         key_expr.span,
                     )),
@@ -278,18 +275,16 @@ fn with_bindings<'a, R>(
     result
 }
 
+const NULL_CONDITION: &str = "The value of the 'if' clause must not be null.";
+
 fn null_condition(cond: &Expr) -> Error {
-    Error::eval(
-        INVALID_CONDITION,
-        "The 'if' clause must not produce a null value.",
-        cond.span,
-    )
+    Error::eval(INVALID_CONDITION, NULL_CONDITION, cond.span)
 }
 
 fn invalid_condition(cond: &Expr, message: &str) -> Error {
     Error::eval(
         INVALID_CONDITION,
-        format!("The 'if' clause produced an unusable value: {message}."),
+        format!("The 'if' clause value is invalid: {message}."),
         cond.span,
     )
 }

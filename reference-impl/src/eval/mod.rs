@@ -45,7 +45,7 @@ pub struct Context {
 /// value.
 pub fn evaluate(expr: &Expr, ctx: &Context) -> Result<Value, Error> {
     let mut evaluator = Evaluator::new(ctx);
-    let (value, diags) = evaluator.eval(expr);
+    let (value, diags) = crate::convert::with_messages_of(ctx.version, || evaluator.eval(expr));
     match diags.0 {
         Some(error) => Err(*error),
         None => Ok(value),
@@ -146,6 +146,15 @@ impl<'a> Evaluator<'a> {
             Some(dir) => dir.clone(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
         }
+    }
+
+    /// The names of the variables in scope, innermost first: the names
+    /// an unknown variable's diagnostic suggests from.
+    fn variable_names(&self) -> Vec<&str> {
+        let locals = self.locals.iter().rev().map(|(n, _)| &**n);
+        locals
+            .chain(self.ctx.variables.keys().map(String::as_str))
+            .collect()
     }
 
     /// The variable `name` as seen from the current scope.

@@ -29,7 +29,7 @@ pub(super) fn unary<'a>(
         Err(message) => {
             diags.push(Error::eval(
                 INVALID_OPERAND,
-                format!("The operand is not suitable: {message}."),
+                format!("Unsuitable value for unary operand: {message}."),
                 operand.span,
             ));
             None
@@ -56,14 +56,14 @@ pub(super) fn binary<'a>(
     let lhs_val = convert_operand(function, 0, given_lhs).map_err(|message| {
         Error::eval(
             INVALID_OPERAND,
-            format!("The left operand is not suitable: {message}."),
+            format!("Unsuitable value for left operand: {message}."),
             lhs.span,
         )
     });
     let rhs_val = convert_operand(function, 1, given_rhs).map_err(|message| {
         Error::eval(
             INVALID_OPERAND,
-            format!("The right operand is not suitable: {message}."),
+            format!("Unsuitable value for right operand: {message}."),
             rhs.span,
         )
     });
@@ -169,7 +169,7 @@ fn call(
         Err(e) => {
             diags.push(Error::eval(
                 OPERATION_FAILED,
-                format!("The operation could not be performed: {e}."),
+                format!("Error during operation: {e}."),
                 span,
             ));
             (Value::Unknown(result_type), diags)

@@ -22,7 +22,7 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
         }
         diags.push(Error::eval(
             "Splat of null value",
-            "A splat expression cannot be applied to a null sequence.",
+            "Splat expressions (with the * symbol) cannot be applied to null sequences.",
             source.span,
         ));
         return (Value::dynamic_unknown(), diags);

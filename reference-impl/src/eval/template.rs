@@ -22,7 +22,7 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
         if value.is_null() {
             diags.push(Error::eval(
                 INVALID_INTERPOLATION,
-                "The interpolated value is null; a template cannot include null.",
+                "The expression result is null. Cannot include a null value in a string template.",
                 part.span,
             ));
             continue;
@@ -38,7 +38,10 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
                 Ok(_) => known = false,
                 Err(e) => diags.push(Error::eval(
                     INVALID_INTERPOLATION,
-                    format!("The interpolated value is not a string: {}.", e.message),
+                    format!(
+                        "Cannot include the given value in a string template: {}.",
+                        e.message
+                    ),
                     part.span,
                 )),
             },
@@ -66,7 +69,7 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
         if item.is_null() {
             diags.push(Error::eval(
                 INVALID_INTERPOLATION,
-                "An iteration result is null; a template cannot include null.",
+                "An iteration result is null. Cannot include a null value in a string template.",
                 tuple.span,
             ));
             continue;
@@ -79,7 +82,10 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
             Err(e) => {
                 diags.push(Error::eval(
                     INVALID_INTERPOLATION,
-                    format!("An iteration result is not a string: {}.", e.message),
+                    format!(
+                        "Cannot include one of the interpolation results into the string template: {}.",
+                        e.message
+                    ),
                     tuple.span,
                 ));
                 continue;

@@ -16,9 +16,10 @@ use crate::ast::{Expr, ExprKind};
 use crate::convert::convert;
 use crate::error::Error;
 use crate::functions::{self, root_traversals, CallError};
+use crate::goquote::go_quote;
 use crate::parser::parse_template_as;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 use crate::HclVersion;
 
 const TEMPLATE_WRAP: &str = "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere; to treat the inner expression as template syntax, write the reference expression directly without any template interpolation syntax";
@@ -170,10 +171,9 @@ fn render(
         return Err(CallError::general(describe(&e, source)));
     }
     if value.is_null() {
-        let s = parsed.span;
         return Err(CallError::general(format!(
-            "{source}:{},{}-{},{}: {NULL_RESULT}",
-            s.start.line, s.start.column, s.end.line, s.end.column
+            "{}: {NULL_RESULT}",
+            parsed.span.hcl_range_in(source)
         )));
     }
     Ok(value)
@@ -201,9 +201,10 @@ fn is_identifier(name: &str) -> bool {
 
 /// A diagnostic as `hcl.Diagnostics.Error` writes it.
 fn describe(e: &Error, source: &str) -> String {
-    let s = e.span;
     format!(
-        "{source}:{},{}-{}: {}; {}",
-        s.start.line, s.start.column, s.end.column, e.summary, e.detail
+        "{}: {}; {}",
+        e.span.hcl_range_in(source),
+        e.summary,
+        e.detail
     )
 }

@@ -8,6 +8,7 @@ use super::{text_span, Diags, Evaluated, Evaluator};
 use crate::ast::{Expr, Traverser};
 use crate::convert::convert;
 use crate::error::{Error, Span};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -21,9 +22,10 @@ pub(super) fn scope_traversal(
     span: Span,
 ) -> Evaluated {
     let Some(value) = ev.lookup(root) else {
+        let suggestion = crate::parser::did_you_mean(root, &ev.variable_names());
         let error = Error::eval(
             "Unknown variable",
-            format!("No variable named {root:?} is defined here."),
+            format!("There is no variable named {}.{suggestion}", go_quote(root)),
             text_span(span.start, root),
         );
         return (Value::dynamic_unknown(), Diags::error(error));
@@ -152,13 +154,22 @@ fn select_owned(value: Value, select: &Select) -> Value {
 
 const UNSUPPORTED_ATTRIBUTE: &str = "Unsupported attribute";
 const INVALID_INDEX: &str = "Invalid index";
+/// How every `Invalid index` detail about a key that selects nothing begins.
+const NO_ELEMENT: &str = "The given key does not identify an element in this collection value";
+
+fn no_attribute(name: &str) -> String {
+    format!(
+        "This object does not have an attribute named {}.",
+        go_quote(name)
+    )
+}
 
 fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
     let unsupported = |detail: String| Error::eval(UNSUPPORTED_ATTRIBUTE, detail, span);
     if value.is_null() {
         return Err(Error::eval(
             "Attempt to get attribute from null value",
-            "A null value has no attributes.",
+            "This value is null, so it does not have any attributes.",
             span,
         ));
     }
@@ -169,16 +180,12 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
         return if attrs.contains_key(name.as_ref()) {
             Ok(Step::Select(Select::Key(name.into_owned())))
         } else {
-            Err(unsupported(format!(
-                "This object has no attribute named {name:?}."
-            )))
+            Err(unsupported(no_attribute(&name)))
         };
     }
     match value.ty() {
         Type::Object(attrs) => match attrs.get(name.as_ref()) {
-            None => Err(unsupported(format!(
-                "This object has no attribute named {name:?}."
-            ))),
+            None => Err(unsupported(no_attribute(&name))),
             Some(attr_ty) if !value.is_known() => Ok(Step::Result(Value::Unknown(attr_ty.clone()))),
             Some(_) => Ok(Step::Select(Select::Key(name.into_owned()))),
         },
@@ -189,7 +196,10 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
                 } else {
                     Err(Error::eval(
                         "Missing map element",
-                        format!("This map has no element with the key {name:?}."),
+                        format!(
+                            "This map does not have an element with the key {}.",
+                            go_quote(&name)
+                        ),
                         span,
                     ))
                 }
@@ -201,21 +211,24 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
             let has = matches!(&*elem, Type::Object(a) if a.contains_key(name.as_ref()));
             Err(unsupported(if has {
                 format!(
-                    "A list of objects has no attributes itself; attribute {name:?} belongs to its elements, so select an element or use a splat."
+                    "Can't access attributes on a list of objects. Did you mean to access attribute {} for a specific element of the list, or across all elements of the list?",
+                    go_quote(&name)
                 )
             } else {
-                "A list of objects has no attributes itself; select an element or use a splat."
+                "Can't access attributes on a list of objects. Did you mean to access an attribute for a specific element of the list, or across all elements of the list?"
                     .to_string()
             }))
         }
         Type::Set(elem) if matches!(*elem, Type::Object(_)) => Err(unsupported(
-            "A set of objects has no attributes itself; its attributes can only be reached across all elements.".to_string(),
+            "Can't access attributes on a set of objects. Did you mean to access an attribute across all elements of the set?".to_string(),
         )),
         ty if ty.is_primitive() => Err(unsupported(format!(
-            "A value of type {} has no attributes.",
+            "Can't access attributes on a primitive-typed value ({}).",
             ty.friendly_name()
         ))),
-        _ => Err(unsupported("This value has no attributes.".to_string())),
+        _ => Err(unsupported(
+            "This value does not have any attributes.".to_string(),
+        )),
     }
 }
 
@@ -229,12 +242,12 @@ fn index_step(
     if collection.is_null() {
         return Err(Error::eval(
             "Attempt to index null value",
-            "A null value has no elements to index.",
+            "This value is null, so it does not have any indices.",
             span,
         ));
     }
     if key.is_null() {
-        return Err(invalid("A null value cannot be used as an index key."));
+        return Err(invalid("Can't use a null value as an indexing key."));
     }
     let ty = collection.ty();
     let key_ty = key.ty();
@@ -251,7 +264,7 @@ fn index_step(
             let key = convert(key, &want).map_err(|e| {
                 Error::eval(
                     INVALID_INDEX,
-                    format!("The key cannot select an element here: {}.", e.message),
+                    format!("{NO_ELEMENT}: {}.", e.message),
                     span,
                 )
             })?;
@@ -262,7 +275,7 @@ fn index_step(
             let key = convert(key, &Type::String).map_err(|e| {
                 Error::eval(
                     INVALID_INDEX,
-                    format!("The key cannot select an attribute here: {}.", e.message),
+                    format!("{NO_ELEMENT}: {}.", e.message),
                     span,
                 )
             })?;
@@ -279,17 +292,17 @@ fn index_step(
             } else if attrs.contains_key(&name) {
                 Ok(Step::Select(Select::Key(name)))
             } else if was_number {
-                Err(invalid(
-                    "The object has no attribute with this name; objects are indexed by attribute name, not by position.",
-                ))
+                Err(invalid(&format!(
+                    "{NO_ELEMENT}. An object only supports looking up attributes by name, not by numeric index."
+                )))
             } else {
-                Err(invalid("The object has no attribute with this name."))
+                Err(invalid(&format!("{NO_ELEMENT}.")))
             }
         }
         Type::Set(_) => Err(invalid(
-            "Set elements have no index or key; they can only be reached by iterating over the whole set.",
+            "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
         )),
-        _ => Err(invalid("A value of this type has no elements to index.")),
+        _ => Err(invalid("This value does not have any indices.")),
     }
 }
 
@@ -340,13 +353,15 @@ fn index_sequence_or_map(
         Some(false) => {
             if let (Type::List(_) | Type::Tuple(_), Value::Number(n)) = (ty, key) {
                 if n.is_infinite() || !n.is_integer() {
-                    return Err(invalid(
-                        "A sequence index must be a whole number; this one has a fractional part.",
-                    ));
+                    return Err(invalid(&format!(
+                        "{NO_ELEMENT}: indexing a sequence requires a whole number, but the given index has a fractional part."
+                    )));
                 }
                 let zero = crate::number::Number::from_i64(0);
                 if n.cmp(&zero).is_lt() {
-                    return Err(invalid("A sequence index cannot be negative."));
+                    return Err(invalid(&format!(
+                        "{NO_ELEMENT}: a negative number is not a valid index for a sequence."
+                    )));
                 }
                 let len = match (ty, collection) {
                     (Type::Tuple(elems), _) => Some(elems.len()),
@@ -356,17 +371,15 @@ fn index_sequence_or_map(
                 if let Some(len) = len {
                     let len_number = crate::number::Number::from_u64(len as u64);
                     if !n.cmp(&len_number).is_gt() {
-                        return Err(invalid(if len == 0 {
-                            "The collection is empty, so no index selects an element."
+                        return Err(invalid(&if len == 0 {
+                            format!("{NO_ELEMENT}: the collection has no elements.")
                         } else {
-                            "The index is not less than the length of the collection."
+                            format!("{NO_ELEMENT}: the given index is greater than or equal to the length of the collection.")
                         }));
                     }
                 }
             }
-            Err(invalid(
-                "The key does not select an element of this collection.",
-            ))
+            Err(invalid(&format!("{NO_ELEMENT}.")))
         }
     }
 }

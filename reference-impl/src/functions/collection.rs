@@ -212,7 +212,7 @@ fn list_val(items: Vec<Value>, empty_elem: &Type) -> Result<Value, CallError> {
     if items.is_empty() {
         return Ok(Value::list(empty_elem.clone(), items));
     }
-    Value::list_of(items).ok_or_else(|| panicked("inconsistent list element types"))
+    super::list_of_elements(items)
 }
 
 /// An error as `Function.Call` reports a recovered panic (without the Go

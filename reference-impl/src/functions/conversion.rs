@@ -7,8 +7,9 @@ use super::{CallError, Function, Param};
 use crate::ast::{Expr, ExprKind};
 use crate::convert::{can_convert, convert};
 use crate::error::Error;
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 use crate::HclVersion;
 
 /// Every function defined here.
@@ -266,18 +267,12 @@ fn try_first(args: &[ClosureOutcome], version: HclVersion) -> Result<Value, Call
     }
     let mut message = String::from(NO_EXPRESSION_SUCCEEDED);
     for e in failures {
-        // HCL names the file too ("name:line,col-col"); sources here have
-        // no file name.
-        let (start, end) = (e.span.start, e.span.end);
-        let at = if start.line == end.line {
-            format!("{},{}-{}", start.line, start.column, end.column)
-        } else {
-            format!(
-                "{},{}-{},{}",
-                start.line, start.column, end.line, end.column
-            )
-        };
-        message.push_str(&format!("- {} (at {at})\n  {}\n", e.summary, e.detail));
+        message.push_str(&format!(
+            "- {} (at {})\n  {}\n",
+            e.summary,
+            e.span.hcl_range(),
+            e.detail
+        ));
     }
     message.push_str(AT_LEAST_ONE);
     Err(CallError::general(message))

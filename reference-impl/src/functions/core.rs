@@ -2,16 +2,13 @@
 //! `length` (Terraform's own), and cty's `upper`, `lower`, `max`, `min` and
 //! `concat`. The `to*` conversion functions are in `conversion`.
 
-use super::{length_value, static_return_type, CallError, Function, Param};
+use super::{length_value, list_of_elements, static_return_type, CallError, Function, Param};
 use crate::convert::convert;
 use crate::convert::unify_unsafe;
 use crate::number::Number;
 use crate::text::{grapheme_count, simple_case};
 use crate::types::Type;
 use crate::value::Value;
-
-/// The panic of `cty.ListVal` for elements of different types.
-const INCONSISTENT_LIST_ELEMENTS: &str = "inconsistent list element types";
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -159,7 +156,7 @@ fn concat() -> Function {
                 if items.is_empty() {
                     return Ok(Value::list((**elem).clone(), items));
                 }
-                Value::list_of(items).ok_or_else(|| CallError::panicked(INCONSISTENT_LIST_ELEMENTS))
+                list_of_elements(items)
             }
             _ => {
                 let mut items = Vec::new();

@@ -102,7 +102,10 @@ fn parse_uuid(s: &[u8]) -> Result<[u8; 16], String> {
         36 => s,
         45 => {
             if !s[..9].eq_ignore_ascii_case(b"urn:uuid:") {
-                return Err(format!("invalid urn prefix: {}", quote_bytes(&s[..9])));
+                return Err(format!(
+                    "invalid urn prefix: {}",
+                    crate::goquote::go_quote_bytes(&s[..9])
+                ));
             }
             &s[9..]
         }
@@ -127,21 +130,6 @@ fn parse_uuid(s: &[u8]) -> Result<[u8; 16], String> {
 fn hex_pair(hi: u8, lo: u8) -> Option<u8> {
     let digit = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
     Some(digit(hi)? << 4 | digit(lo)?)
-}
-
-/// Go's `%q` of a byte string that may cut a UTF-8 sequence: invalid bytes
-/// become `\x..` escapes.
-pub(super) fn quote_bytes(bytes: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for chunk in bytes.utf8_chunks() {
-        let valid = crate::value::go_quote(chunk.valid());
-        out.push_str(&valid[1..valid.len() - 1]);
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn format_uuid(u: &[u8; 16]) -> String {

@@ -6,11 +6,12 @@ pub(super) mod gotime;
 
 use gotime::{Time, ZoneStyle, DAY_NAMES, MONTH_NAMES, RFC3339};
 
-use super::crypto::quote_bytes;
 use super::{static_return_type, CallError, Function, Param};
+use crate::goquote::go_quote;
+use crate::goquote::go_quote_bytes;
 use crate::number::Number;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -142,7 +143,7 @@ fn parse_timestamp(ts: &str, rfc3339: Rfc3339) -> Result<Time, String> {
             } else {
                 format!(
                     "{PREFIX}: found {} where {expected} is expected",
-                    quote_bytes(&e.value_elem)
+                    go_quote_bytes(&e.value_elem)
                 )
             });
         }
@@ -153,7 +154,7 @@ fn parse_timestamp(ts: &str, rfc3339: Rfc3339) -> Result<Time, String> {
     } else {
         Err(format!(
             "{PREFIX}: cannot use {} as {what}",
-            quote_bytes(&e.value_elem)
+            go_quote_bytes(&e.value_elem)
         ))
     }
 }

@@ -62,7 +62,7 @@ fn base64decode() -> Function {
             let bytes = base64::decode(s.as_bytes()).map_err(|_| {
                 CallError::general(format!(
                     "failed to decode base64 data {}",
-                    crate::value::go_quote(s)
+                    crate::goquote::go_quote(s)
                 ))
             })?;
             let text = String::from_utf8(bytes).map_err(|_| {

@@ -19,8 +19,9 @@ use super::crypto::DIGESTS;
 use super::encoding::base64_encode;
 use super::path::{clean, expand_home};
 use super::{static_return_type, CallError, Function, Param};
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 /// A file-system function's implementation, given the base directory.
 pub(crate) type DirImplFn = fn(&[Value], &Type, &Path) -> Result<Value, CallError>;

@@ -35,6 +35,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::goquote::{go_quote, go_syntax_type};
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -296,6 +297,30 @@ pub fn names_for(version: HclVersion) -> Vec<&'static str> {
 
 const NULL_ARGUMENT: &str = "argument must not be null";
 const PANIC_PREFIX: &str = "panic in function implementation: ";
+/// `cty.ListVal(items)` for at least one item.
+pub(crate) fn list_of_elements(items: Vec<Value>) -> Result<Value, CallError> {
+    let elem = element_type_of("list", &items)?;
+    Ok(Value::list(elem, items))
+}
+
+/// The element type cty's `ListVal`, `SetVal` and `MapVal` (`kind` names
+/// which) find for `items`. They panic when the elements' types differ,
+/// naming the element type so far and the first type that differs from
+/// it; `Function.Call` reports the panic as an error. (`MapVal` walks a Go
+/// map, in no fixed order; this walks the keys in order.)
+pub(crate) fn element_type_of<'v>(
+    kind: &str,
+    items: impl IntoIterator<Item = &'v Value>,
+) -> Result<Type, CallError> {
+    crate::value::element_type(items).map_err(|(elem, ty)| {
+        CallError::panicked(format!(
+            "inconsistent {kind} element types ({} then {})",
+            go_syntax_type(&elem),
+            go_syntax_type(&ty)
+        ))
+    })
+}
+
 const NONCONFORMING_RESULT: &str = "returned value does not conform to expected return type";
 
 fn registry() -> &'static BTreeMap<&'static str, Function> {
@@ -363,10 +388,10 @@ pub(crate) fn test_conformance(given: &Type, want: &Type) -> Result<(), String> 
         _ if given == want => Ok(()),
         (Type::Object(g), Type::Object(w)) => {
             if let Some(k) = g.keys().find(|k| !w.contains_key(*k)) {
-                return Err(format!("unsupported attribute {k:?}"));
+                return Err(format!("unsupported attribute {}", go_quote(k)));
             }
             if let Some(k) = w.keys().find(|k| !g.contains_key(*k)) {
-                return Err(format!("missing required attribute {k:?}"));
+                return Err(format!("missing required attribute {}", go_quote(k)));
             }
             for (k, wt) in w {
                 test_conformance(&g[k], wt)?;
@@ -441,6 +466,7 @@ pub(crate) fn call_with_strings(functions: Vec<Function>, name: &str, args: &[&s
 mod tests {
     use super::{lookup, operators, CallError};
     use crate::ast::BinaryOp;
+    use crate::goquote::{go_quote, go_syntax_type};
     use crate::number::Number;
     use crate::types::Type;
     use crate::value::Value;

@@ -133,7 +133,7 @@ fn parseint() -> Function {
                     0,
                     format!(
                         "cannot parse {} as a base {base} integer",
-                        crate::value::go_quote(text)
+                        crate::goquote::go_quote(text)
                     ),
                 )),
             }

@@ -62,8 +62,8 @@ impl Parser<'_> {
                         "Attribute redefined",
                         format!(
                             "The argument {} was already set at {}. Each argument may be set only once.",
-                            super::string_lit::go_quote(&attr.name),
-                            existing.name_span.start.line
+                            crate::goquote::go_quote(&attr.name),
+                            existing.name_span.hcl_range()
                         ),
                         attr.name_span,
                     ));
@@ -179,7 +179,7 @@ impl Parser<'_> {
                     "Argument definition required",
                     format!(
                         "A single-line block definition can contain only a single argument. If you meant to define argument {}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.",
-                        super::string_lit::go_quote(ident.text)
+                        crate::goquote::go_quote(ident.text)
                     ),
                     ident.span.to(next.span),
                 ))

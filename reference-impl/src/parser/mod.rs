@@ -34,6 +34,7 @@ mod traversal;
 mod tests;
 
 pub use quote::template_as_quoted;
+pub(crate) use template::did_you_mean;
 
 use crate::ast::{Body, Expr};
 use crate::error::Error;

@@ -6,6 +6,7 @@ use super::diag;
 use super::scan::advance;
 use super::token::{Token, TokenKind};
 use crate::error::Span;
+use crate::goquote::go_quote;
 
 /// The string a literal token stands for. Quoted-template tokens resolve
 /// backslash escapes (`\n \r \t \" \\ \uNNNN \UNNNNNNNN`); heredoc and bare
@@ -138,28 +139,4 @@ fn hex_run(bytes: &[u8], max: usize) -> usize {
         .take(max)
         .take_while(|b| b.is_ascii_hexdigit())
         .count()
-}
-
-/// Quotes a string the way Go's `%q` verb does, for diagnostic details.
-pub(super) fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if c == ' ' || !(c.is_control() || c.is_whitespace()) => out.push(c),
-            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
-    out
 }

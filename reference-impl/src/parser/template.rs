@@ -9,11 +9,12 @@ use std::collections::VecDeque;
 
 use super::cursor::{between, error, nesting_error, node, Node, PResult, Parser};
 use super::diag;
-use super::string_lit::{go_quote, string_literal_value};
+use super::string_lit::string_literal_value;
 use super::token::{Token, TokenKind};
 use super::MAX_NESTING_DEPTH;
 use crate::ast::{ExprKind, ForExpr};
 use crate::error::Span;
+use crate::goquote::go_quote;
 use crate::text::grapheme_count;
 use crate::value::Value;
 
@@ -268,9 +269,7 @@ impl<'a> Parser<'a> {
                 diag::EXTRA_IN_ENDFOR_MARKER
             }
             other => {
-                let suggestion = name_suggestion(other, &["if", "for", "else", "endif", "endfor"])
-                    .map(|s| format!(" Did you mean {}?", go_quote(s)))
-                    .unwrap_or_default();
+                let suggestion = did_you_mean(other, &["if", "for", "else", "endif", "endfor"]);
                 return Err(error(
                     diag::INVALID_TEMPLATE_CONTROL_KEYWORD,
                     format!(
@@ -568,12 +567,12 @@ fn missing_end(open_span: Span, is_if: bool, at: Span) -> Box<crate::error::Erro
     let detail = if is_if {
         format!(
             "The if directive at {} is missing its corresponding endif directive.",
-            range_string(open_span)
+            open_span.hcl_range()
         )
     } else {
         format!(
             "The for directive at {} is missing its corresponding endfor directive.",
-            range_string(open_span)
+            open_span.hcl_range()
         )
     };
     error(diag::UNEXPECTED_END_OF_TEMPLATE, detail, at)
@@ -590,16 +589,16 @@ fn unexpected_end(
     let detail = match (kind, is_if) {
         (EndDirective::Else, true) => format!(
             "Already in the else clause for the if started at {}.",
-            range_string(open_span)
+            open_span.hcl_range()
         ),
         (_, true) => format!(
             "Expecting an endif directive for the if started at {}.",
-            range_string(open_span)
+            open_span.hcl_range()
         ),
         (EndDirective::Else, false) => diag::ELSE_IN_FOR_DETAIL.to_string(),
         (_, false) => format!(
             "Expecting an endfor directive corresponding to the for directive at {}.",
-            range_string(open_span)
+            open_span.hcl_range()
         ),
     };
     error(kind.unexpected_summary(), detail, at)
@@ -672,19 +671,12 @@ fn leading_clusters_len(s: &str, count: usize) -> usize {
     boundaries[fits.saturating_sub(1)]
 }
 
-/// `hcl.Range.String` for a range in an unnamed source.
-fn range_string(span: Span) -> String {
-    if span.start.line == span.end.line {
-        format!(
-            ":{},{}-{}",
-            span.start.line, span.start.column, span.end.column
-        )
-    } else {
-        format!(
-            ":{},{}-{},{}",
-            span.start.line, span.start.column, span.end.line, span.end.column
-        )
-    }
+/// " Did you mean "x"?", which HCL adds to a detail when `given` is close
+/// to one of `names` (else nothing).
+pub(crate) fn did_you_mean(given: &str, names: &[&str]) -> String {
+    name_suggestion(given, names)
+        .map(|s| format!(" Did you mean {}?", go_quote(s)))
+        .unwrap_or_default()
 }
 
 /// The first suggestion within edit distance 2 of `given`

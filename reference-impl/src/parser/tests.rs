@@ -433,13 +433,13 @@ fn error_details_and_ranges() {
         (
             "\"%{if c}\"",
             "Unexpected end of template",
-            "The if directive at :1,2-9 is missing its corresponding endif directive.",
+            "The if directive at case.hcl:1,2-9 is missing its corresponding endif directive.",
             span((1, 9, 8), (1, 10, 9)),
         ),
         (
             "\"%{if c}%{endfor}\"",
             "Unexpected endfor directive",
-            "Expecting an endif directive for the if started at :1,2-9.",
+            "Expecting an endif directive for the if started at case.hcl:1,2-9.",
             span((1, 9, 8), (1, 18, 17)),
         ),
         (

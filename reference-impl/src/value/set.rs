@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::quote::go_quote;
 use super::Value;
+use crate::goquote::go_quote;
 use crate::number::Number;
 use crate::types::Type;
 

@@ -166,5 +166,19 @@ class SourceRangeTest(unittest.TestCase):
                                              "end": {"line": 1, "byte": 1}}))
 
 
+class ModuleArgumentTest(unittest.TestCase):
+    def test_detail_is_told_as_the_variable_defaults(self):
+        case = kinds.Prepared("c7", "x", "", "x", True, False, None)
+        diag = {"summary": kinds.MODULE_ARGUMENT_SUMMARY,
+                "detail": "The given value is not suitable for module.c7.var.v declared at "
+                          "c7_module/main.tf:1,1-13: string required, but have tuple."}
+        self.assertEqual(case.detail(diag), diag["detail"])
+        case.module_argument = True
+        self.assertEqual(case.detail(diag), "This default value is not compatible with the "
+                         "variable's type constraint: string required, but have tuple.")
+        other = {"summary": "Unsupported attribute", "detail": diag["detail"]}
+        self.assertEqual(case.detail(other), diag["detail"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -235,8 +235,9 @@ def _case_error(case, errors, load_failed):
         return None
     diag = diags[0]
     error = {"phase": case.phase(diag, load_failed), "summary": case.summary(diag)}
-    if diag.get("detail"):
-        error["detail"] = diag["detail"]
+    detail = case.detail(diag)
+    if detail:
+        error["detail"] = detail
     rng = case.source_range(diag.get("range"))
     if rng:
         error["range"] = rng

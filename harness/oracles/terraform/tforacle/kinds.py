@@ -32,12 +32,17 @@ constant, so a request with a scope gives its value as the argument of a module 
 has the type (the module's files are written and listed in `.terraform/modules/modules.json`
 as `terraform init` would, so no init runs). Terraform then applies the defaults and converts
 once, which in HCL 2.24 gives what the default's extra conversion gives; its conversion error,
-"Invalid value for input variable", is answered with the default's summary.
+"Invalid value for input variable", is answered with the default's summary, and its detail
+with the default's opening sentence ("The given value is not suitable for module.c3.var.v
+declared at ...: REASON." becomes "This default value is not compatible with the variable's type
+constraint: REASON.", Terraform's same REASON).
 
 A number result may be infinite, which Terraform cannot save in a plan. A case whose plan
 fails so is run again as an infinity probe (`PROBE_INFINITY`): the output then says which
 infinity a number result is.
 """
+import re
+
 from . import cty
 
 UNKNOWN_RESOURCE = 'resource "terraform_data" "hclspec_unknown" {\n  input = "unknown"\n}\n'
@@ -53,6 +58,10 @@ PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-
 INVALID_VARIABLE_DEFAULT = "Invalid default value for variable"
 # And for a module argument that does not.
 MODULE_ARGUMENT_SUMMARY = "Invalid value for input variable"
+# How Terraform's details for the two begin, before the conversion error they share.
+MODULE_ARGUMENT_DETAIL = re.compile(r"^The given value is not suitable for \S+ declared at \S+: ")
+VARIABLE_DEFAULT_DETAIL = ("This default value is not compatible with the variable's type "
+                           "constraint: ")
 # Where the case's source starts in its file (see `_output_file`).
 SOURCE_FIRST_LINE = 4
 
@@ -84,6 +93,8 @@ class Prepared:
         self.module_dir = None
         # Error summaries of the case's wrapper, as the protocol names them.
         self.summaries = {}
+        # Whether the case's value is a module argument standing for a variable default.
+        self.module_argument = False
 
     def files(self):
         """{file name: text} of the case's configuration."""
@@ -114,6 +125,14 @@ class Prepared:
         """The protocol summary of an error diagnostic of this case."""
         summary = diagnostic.get("summary", "")
         return self.summaries.get(summary, summary)
+
+    def detail(self, diagnostic):
+        """The protocol detail of an error diagnostic of this case: a module argument's
+        conversion error is told as the variable default's."""
+        detail = diagnostic.get("detail", "")
+        if self.module_argument and diagnostic.get("summary") == MODULE_ARGUMENT_SUMMARY:
+            return MODULE_ARGUMENT_DETAIL.sub(VARIABLE_DEFAULT_DETAIL, detail, count=1)
+        return detail
 
     def phase(self, diagnostic, load_failed):
         """The protocol phase of an error diagnostic of this case."""
@@ -198,6 +217,7 @@ def _convert_argument(name, request, rewriter):
                      + f"module.{name}.v\n)]\n}}\n")
     case.exact_source = False
     case.summaries = {MODULE_ARGUMENT_SUMMARY: INVALID_VARIABLE_DEFAULT}
+    case.module_argument = True
     return case
 
 

@@ -6,8 +6,9 @@ use super::{list_val, panicked, sequence_items};
 use crate::convert::convert;
 use crate::convert::unify_unsafe;
 use crate::functions::{static_return_type, CallError, Function, Param};
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 pub(super) fn functions() -> Vec<Function> {
     vec![
@@ -239,8 +240,10 @@ fn merge() -> Function {
             }
             let result = match ret {
                 Type::Map(elem) if merged.is_empty() => Value::map((**elem).clone(), merged),
-                Type::Map(_) => Value::map_of(merged)
-                    .ok_or_else(|| panicked("inconsistent map element types"))?,
+                Type::Map(_) => {
+                    let elem = crate::functions::element_type_of("map", merged.values())?;
+                    Value::map(elem, merged)
+                }
                 _ => Value::object(merged),
             };
             // A null object argument contributes no attributes although the
@@ -386,7 +389,8 @@ fn zipmap() -> Function {
             match ret {
                 Type::Map(elem) if out.is_empty() => Ok(Value::map((**elem).clone(), out)),
                 Type::Map(_) => {
-                    Value::map_of(out).ok_or_else(|| panicked("inconsistent map element types"))
+                    let elem = crate::functions::element_type_of("map", out.values())?;
+                    Ok(Value::map(elem, out))
                 }
                 _ => Ok(Value::object(out)),
             }

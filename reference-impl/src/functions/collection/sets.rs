@@ -179,13 +179,18 @@ fn setproduct() -> Function {
                     }
                 }
             }
-            let built = match (ret, tuples.is_empty()) {
-                (Type::List(_), true) => Some(Value::list(product_ty, tuples)),
-                (_, true) => Some(Value::set(product_ty, tuples)),
-                (Type::List(_), false) => Value::list_of(tuples),
-                (_, false) => Value::set_of(tuples),
-            };
-            built.ok_or_else(|| panicked("inconsistent element types"))
+            Ok(match (ret, tuples.is_empty()) {
+                (Type::List(_), true) => Value::list(product_ty, tuples),
+                (_, true) => Value::set(product_ty, tuples),
+                (Type::List(_), false) => {
+                    let elem = crate::functions::element_type_of("list", &tuples)?;
+                    Value::list(elem, tuples)
+                }
+                (_, false) => {
+                    let elem = crate::functions::element_type_of("set", &tuples)?;
+                    Value::set(elem, tuples)
+                }
+            })
         }),
     }
 }

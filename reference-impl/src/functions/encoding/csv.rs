@@ -9,8 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::functions::{CallError, Function, Param};
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 /// `csvdecode(str)`: a list of objects, one per row after the header row,
 /// whose attributes are the header's column names.

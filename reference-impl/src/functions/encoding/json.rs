@@ -535,7 +535,7 @@ fn quote_char(c: u8) -> String {
         b'\'' => "'\\''".to_string(),
         b'"' => "'\"'".to_string(),
         _ => {
-            let quoted = crate::value::go_quote(&char::from(c).to_string());
+            let quoted = crate::goquote::go_quote(&char::from(c).to_string());
             format!("'{}'", &quoted[1..quoted.len() - 1])
         }
     }
@@ -561,7 +561,7 @@ fn implied_type_refusing_duplicates(node: &Node) -> Result<Type, String> {
                 if raw.get(k.as_str()).is_some_and(|&i| attrs[i].1 != ty) {
                     return Err(format!(
                         "duplicate {} property in JSON object",
-                        crate::value::go_quote(k)
+                        crate::goquote::go_quote(k)
                     ));
                 }
                 raw.insert(k, attrs.len());
@@ -654,7 +654,7 @@ fn unmarshal(node: &Node, ty: &Type) -> Result<Value, String> {
                 let Some(t) = attrs.get(&k) else {
                     return Err(format!(
                         "unsupported attribute {}",
-                        crate::value::go_quote(&k)
+                        crate::goquote::go_quote(&k)
                     ));
                 };
                 let v = crate::stack::deeper(|| unmarshal(v, t))?;
@@ -696,7 +696,7 @@ fn unmarshal_dynamic(node: &Node) -> Result<Value, String> {
             _ => {
                 return Err(format!(
                     "invalid key {} in dynamically-typed value",
-                    crate::value::go_quote(k)
+                    crate::goquote::go_quote(k)
                 ))
             }
         }

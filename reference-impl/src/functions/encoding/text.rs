@@ -20,8 +20,9 @@ use encoding_rs::Encoding;
 
 use super::base64;
 use crate::functions::{static_return_type, CallError, Function, Param};
+use crate::goquote::go_quote;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 /// `textencodebase64(string, encoding)`.
 /// Mirrors Terraform's `funcs.TextEncodeBase64Func`.

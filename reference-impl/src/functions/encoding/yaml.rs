@@ -14,9 +14,10 @@ use super::base64;
 use crate::convert::convert;
 use crate::functions::datetime::gotime::{self, Std};
 use crate::functions::{static_return_type, CallError, Function, Param};
+use crate::goquote::go_quote;
 use crate::number::Number;
 use crate::types::Type;
-use crate::value::{go_quote, Value};
+use crate::value::Value;
 
 /// Which go-cty-yaml release `yamldecode` follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

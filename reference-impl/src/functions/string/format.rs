@@ -6,15 +6,14 @@
 //! whose digits would exceed the number formatter's limit are refused with
 //! an error, where Go would try to build the string.
 
-use std::fmt::Write as _;
-
 use super::{clusters, static_return_type, CallError, Function, Param, MAX_PAD};
 use crate::convert::convert;
 use crate::functions::encoding::{push_json_string, ControlEscapes};
+use crate::goquote::{go_quote, go_quote_rune};
 use crate::number::Number;
 use crate::text::grapheme_count;
 use crate::types::Type;
-use crate::value::{go_quote, is_print, Value};
+use crate::value::Value;
 
 /// `format` and `formatlist`.
 pub(super) fn functions() -> Vec<Function> {
@@ -679,36 +678,6 @@ fn marshal(
         }
     }
     Ok(())
-}
-
-/// Go's `strconv.QuoteRune` (the `%q` verb on a rune).
-fn go_quote_rune(c: char) -> String {
-    let mut out = String::from("'");
-    match c {
-        '\'' | '\\' => {
-            out.push('\\');
-            out.push(c);
-        }
-        c if is_print(c) => out.push(c),
-        '\u{7}' => out.push_str("\\a"),
-        '\u{8}' => out.push_str("\\b"),
-        '\u{c}' => out.push_str("\\f"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        '\u{b}' => out.push_str("\\v"),
-        c if (c as u32) < 0x20 || c == '\u{7f}' => {
-            let _ = write!(out, "\\x{:02x}", c as u32);
-        }
-        c if (c as u32) < 0x10000 => {
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        }
-        c => {
-            let _ = write!(out, "\\U{:08x}", c as u32);
-        }
-    }
-    out.push('\'');
-    out
 }
 
 #[cfg(test)]

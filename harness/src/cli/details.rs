@@ -1,0 +1,149 @@
+//! The reference implementation's diagnostic details against an oracle's.
+//!
+//! Expectations record an error's phase, summary and range, which every
+//! engine is judged on; the detail text is free-form and external engines
+//! are never judged on it. The reference claims to say exactly what HCL
+//! says, so `hclspec verify` also runs the reference on each case the oracle
+//! answers with an error and counts how often the two details are equal.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use anyhow::{anyhow, Result};
+use clap::Args;
+
+use hclspec::engine::Reference;
+use hclspec_corpus::Oracle;
+use hclspec_protocol::{Outcome, Request};
+
+/// Comparing the reference's error details with the oracles'.
+#[derive(Args)]
+pub struct DetailArgs {
+    /// List every case where the reference's error detail differs from the
+    /// oracle's.
+    #[arg(long)]
+    pub show_details: bool,
+    /// Fail when fewer than PCT percent of the error details compared
+    /// against ORACLE are equal (`go-hcl=95`; repeatable).
+    #[arg(long, value_name = "ORACLE=PCT", value_parser = parse_floor)]
+    min_detail_agreement: Vec<(String, u32)>,
+}
+
+fn parse_floor(text: &str) -> Result<(String, u32), String> {
+    let (name, pct) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected ORACLE=PCT, got {text:?}"))?;
+    let pct: u32 = pct
+        .parse()
+        .ok()
+        .filter(|p| *p <= 100)
+        .ok_or_else(|| format!("{pct:?} is not a percentage from 0 to 100"))?;
+    Ok((name.to_string(), pct))
+}
+
+impl DetailArgs {
+    /// The floors named for oracles, checked against the oracles known.
+    pub fn floors(&self) -> Result<BTreeMap<Oracle, u32>> {
+        self.min_detail_agreement
+            .iter()
+            .map(|(name, pct)| {
+                Oracle::ALL
+                    .into_iter()
+                    .find(|o| o.as_str() == name)
+                    .map(|o| (o, *pct))
+                    .ok_or_else(|| anyhow!("--min-detail-agreement: unknown oracle {name:?}"))
+            })
+            .collect()
+    }
+}
+
+/// The details compared for one oracle.
+pub struct DetailTally {
+    oracle: Oracle,
+    compared: usize,
+    equal: usize,
+    /// Each case whose details differ: its name and the two texts.
+    differing: Vec<String>,
+}
+
+impl DetailTally {
+    pub fn new(oracle: Oracle) -> DetailTally {
+        DetailTally {
+            oracle,
+            compared: 0,
+            equal: 0,
+            differing: Vec::new(),
+        }
+    }
+
+    /// Compares the reference's answer to `request` with the oracle's, when
+    /// both are errors. The Terraform oracle passes on the diagnostic
+    /// Terraform printed, and a few (a plan that could not be read) carry
+    /// no detail; those are not compared.
+    pub fn compare(&mut self, name: &str, request: &Request, oracle_outcome: &Outcome) {
+        let Outcome::Error(theirs) = oracle_outcome else {
+            return;
+        };
+        if self.oracle == Oracle::Terraform && theirs.detail.is_empty() {
+            return;
+        }
+        let version = request.hcl_version.unwrap_or_default();
+        let Outcome::Error(ours) = Reference::new(version).evaluate(request) else {
+            return;
+        };
+        self.compared += 1;
+        if ours.detail == theirs.detail {
+            self.equal += 1;
+            return;
+        }
+        let mut text = format!("DETAIL {name} ({})\n", self.oracle.as_str());
+        let _ = writeln!(text, "  summary:   {}", theirs.summary);
+        if ours.summary != theirs.summary {
+            let _ = writeln!(text, "  (reference summary: {})", ours.summary);
+        }
+        let _ = writeln!(text, "  oracle:    {}", one_line(&theirs.detail));
+        let _ = writeln!(text, "  reference: {}", one_line(&ours.detail));
+        self.differing.push(text);
+    }
+
+    /// Prints the figure (and with `show`, every difference); false when
+    /// the agreement is under `floor` percent.
+    pub fn report(&self, show: bool, floor: Option<u32>) -> bool {
+        if self.compared == 0 && floor.is_none() {
+            // An oracle of a dialect the reference does not implement.
+            return true;
+        }
+        if show {
+            for text in &self.differing {
+                println!("{text}");
+            }
+        }
+        let tenths = (self.equal * 1000)
+            .checked_div(self.compared)
+            .unwrap_or_default();
+        println!(
+            "reference error details: {} of {} equal the {} oracle's ({}.{}%)",
+            self.equal,
+            self.compared,
+            self.oracle.as_str(),
+            tenths / 10,
+            tenths % 10
+        );
+        let Some(floor) = floor else {
+            return true;
+        };
+        let enough = self.compared > 0 && self.equal * 100 >= floor as usize * self.compared;
+        if !enough {
+            println!(
+                "the reference's error details agree with the {} oracle's less often than the required {floor}%",
+                self.oracle.as_str()
+            );
+        }
+        enough
+    }
+}
+
+/// A detail on one line: its line breaks written as `\n`.
+fn one_line(detail: &str) -> String {
+    detail.replace('\n', "\\n")
+}
