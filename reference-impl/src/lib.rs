@@ -39,6 +39,7 @@ pub enum HclVersion {
 
 pub mod eval;
 pub mod functions;
+pub mod hil;
 pub mod parser;
 
 /// The summary of a value that does not convert to a type constraint, as
