@@ -22,7 +22,7 @@ mod filesystem;
 mod grapheme;
 mod grapheme_split;
 mod grapheme_table;
-mod ipnet;
+pub(crate) mod ipnet;
 mod numeric;
 pub(crate) mod operators;
 mod path;

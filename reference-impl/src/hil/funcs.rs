@@ -8,9 +8,12 @@
 
 use std::collections::BTreeMap;
 
+use num_bigint::BigInt;
+
 use super::convert::float_to_int;
 use super::gofmt::sprintf;
 use super::value::{Ty, Val};
+use crate::functions::ipnet::{self, IpNet};
 use crate::value::go_quote;
 
 /// A function's signature and implementation. An implementation's error
@@ -59,8 +62,8 @@ static FUNCS: &[FuncDef] = &[
         string(&a[0]).trim_end_matches(['\r', '\n']).to_string()
     ))),
     def!("chunklist", [L, I], None, L, chunklist),
-    def!("cidrhost", [S, I], None, S, |a| cidr("cidrhost", a)),
-    def!("cidrnetmask", [S], None, S, |a| cidr("cidrnetmask", a)),
+    def!("cidrhost", [S, I], None, S, cidrhost),
+    def!("cidrnetmask", [S], None, S, cidrnetmask),
     def!("cidrsubnet", [S, I, I], None, S, cidrsubnet),
     def!("coalesce", [S], Some(S), S, coalesce),
     def!("coalescelist", [L], Some(L), L, coalescelist),
@@ -320,23 +323,75 @@ fn chunklist(a: &[Val]) -> Result<Val, String> {
     ))
 }
 
-fn cidr(name: &str, a: &[Val]) -> Result<Val, String> {
-    shared(name, a).map_err(cidr_message)
+/// `net.ParseCIDR`'s network, with Terraform 0.11's error text.
+fn parse_network(s: &str) -> Result<IpNet, String> {
+    ipnet::parse_cidr(s).map(|(_, network)| network)
 }
 
-/// Terraform 0.11's CIDR errors say "invalid CIDR expression: " before
-/// Go's `net.ParseCIDR` error.
-fn cidr_message(e: String) -> String {
-    e
+/// go-cidr's `1 << bits - 1` as a uint64 (0 - 1 when the shift is 64 or
+/// more, or negative and so enormous as Go's uint).
+fn all_ones(bits: i64) -> u64 {
+    if (0..64).contains(&bits) {
+        (1u64 << bits) - 1
+    } else {
+        u64::MAX
+    }
 }
 
+/// `cidrhost(prefix, hostnum)`: go-cidr's `Host` (2018), on Go ints.
+fn cidrhost(a: &[Val]) -> Result<Val, String> {
+    let mut num = int(&a[1]);
+    let network = parse_network(&string(&a[0]))?;
+    let (parent_len, addr_len) = ipnet::mask_size(&network.mask);
+    let max_host = all_ones(addr_len - parent_len);
+    let mut num_u = num as u64;
+    if num < 0 {
+        num_u = (num.wrapping_neg() as u64).wrapping_sub(1);
+        num = max_host.wrapping_sub(num_u) as i64;
+    }
+    if num_u > max_host {
+        return Err(format!(
+            "prefix of {parent_len} does not accommodate a host numbered {num}"
+        ));
+    }
+    let bits = if network.ip.len() == 4 { 32 } else { 128 };
+    let ip = ipnet::insert_num_into_ip(&network.ip, &BigInt::from(num), bits)
+        .map_err(|e| e.message().to_string())?;
+    Ok(Val::Str(ipnet::ip_string(&ip)))
+}
+
+/// `cidrnetmask(prefix)`: the mask as an address (IPv6 masks too).
+fn cidrnetmask(a: &[Val]) -> Result<Val, String> {
+    let network = parse_network(&string(&a[0]))?;
+    Ok(Val::Str(ipnet::ip_string(&network.mask)))
+}
+
+/// `cidrsubnet(prefix, newbits, netnum)`: go-cidr's `Subnet` (2018).
 fn cidrsubnet(a: &[Val]) -> Result<Val, String> {
-    if int(&a[1]) > 32 {
-        // Checked after the prefix parses.
-        shared("cidrnetmask", &a[..1]).map_err(cidr_message)?;
+    let (new_bits, num) = (int(&a[1]), int(&a[2]));
+    let network = parse_network(&string(&a[0]))?;
+    if new_bits > 32 {
         return Err("may not extend prefix by more than 32 bits".into());
     }
-    cidr("cidrsubnet", a)
+    let (parent_len, addr_len) = ipnet::mask_size(&network.mask);
+    let new_len = parent_len + new_bits;
+    if new_len > addr_len {
+        return Err(format!(
+            "insufficient address space to extend prefix of {parent_len} by {new_bits}"
+        ));
+    }
+    if num as u64 > all_ones(new_bits) {
+        return Err(format!(
+            "prefix extension of {new_bits} does not accommodate a subnet numbered {num}"
+        ));
+    }
+    let ip = ipnet::insert_num_into_ip(&network.ip, &BigInt::from(num), new_len)
+        .map_err(|e| e.message().to_string())?;
+    let subnet = IpNet {
+        ip,
+        mask: ipnet::cidr_mask(new_len, addr_len),
+    };
+    Ok(Val::Str(ipnet::net_string(&subnet)))
 }
 
 fn coalesce(a: &[Val]) -> Result<Val, String> {
@@ -612,8 +667,10 @@ fn make_map(a: &[Val]) -> Result<Val, String> {
                 2 * i + 1
             ));
         };
-        // hil.InterfaceToVariable: primitives become strings.
+        // hil.InterfaceToVariable: primitives become strings and an empty
+        // list an empty map (mapstructure's weak decoding).
         let value = match &pair[1] {
+            Val::List(l) if l.is_empty() => Val::Map(BTreeMap::new()),
             v @ (Val::List(_) | Val::Map(_)) => v.clone(),
             other => Val::Str(other.weak_string().unwrap_or_default()),
         };

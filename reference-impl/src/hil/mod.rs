@@ -230,10 +230,17 @@ pub fn to_value(v: &Val) -> crate::Value {
     }
 }
 
-/// Splits a leading `L:C: ` position off a message.
+/// Splits a leading position off a message, in either of HIL's spellings:
+/// `L:C: ` or `At column C, line L: `.
 fn leading_position(message: &str) -> Option<(HilPos, &str)> {
     let (head, rest) = message.split_once(": ")?;
-    let (line, column) = head.split_once(':')?;
+    let (line, column) = match head.strip_prefix("At column ") {
+        Some(tail) => {
+            let (column, line) = tail.split_once(", line ")?;
+            (line, column)
+        }
+        None => head.split_once(':')?,
+    };
     let pos = HilPos {
         line: line.parse().ok()?,
         column: column.parse().ok()?,
@@ -242,7 +249,7 @@ fn leading_position(message: &str) -> Option<(HilPos, &str)> {
 }
 
 /// The fault as this crate's error: a load fault is a `parse` error, the
-/// others `eval` errors; a leading `L:C: ` becomes the range (made
+/// others `eval` errors; a leading position becomes the range (made
 /// relative to the request's source: for an expression the `${` added in
 /// front is taken off line 1).
 pub fn to_error(fault: &Fault, kind: SourceKind, source: &str) -> Error {

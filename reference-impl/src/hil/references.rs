@@ -118,31 +118,57 @@ fn classify_one(v: &str) -> Result<Reference, Fault> {
     Ok(Reference::Resource(format!("{}.{}", parts[0], parts[1])))
 }
 
-/// The validation errors of a variables-only configuration.
+/// The validation errors of a variables-only configuration, in the order
+/// Terraform's `Config.Validate` finds them: undeclared variables, bad
+/// `count.*` and `path.*` fields, modules, resources, `count.index`, then
+/// `self.*`.
 pub fn validate(refs: &[Named], scope: &Scope) -> Result<(), Fault> {
-    for r in refs {
-        let msg = match &r.kind {
-            Reference::User(name) if !scope.declares_variable(name) => {
-                format!("unknown variable referenced: '{name}'; define it with a 'variable' block")
-            }
-            Reference::Resource(id) => {
-                format!("unknown resource '{id}' referenced in variable {}", r.text)
-            }
-            Reference::Module(name) => format!("unknown module referenced: {name}"),
-            Reference::SelfRef(_) => format!("cannot contain self-reference {}", r.text),
+    type Check = fn(&Named, &Scope) -> Option<String>;
+    let passes: [Check; 6] = [
+        |r, scope| match &r.kind {
+            Reference::User(name) if !scope.declares_variable(name) => Some(format!(
+                "unknown variable referenced: '{name}'; define it with a 'variable' block"
+            )),
+            _ => None,
+        },
+        |r, _| match &r.kind {
             Reference::Count(field) if field != "index" => {
-                format!("invalid count variable: {}", r.text)
+                Some(format!("invalid count variable: {}", r.text))
             }
-            Reference::Count(_) => "count variables are only valid within resources".to_string(),
             Reference::Path(field) if !matches!(field.as_str(), "cwd" | "module" | "root") => {
-                format!("invalid path variable: {}", r.text)
+                Some(format!("invalid path variable: {}", r.text))
             }
-            _ => continue,
-        };
-        return Err(Fault {
-            pos: Some(r.pos),
-            ..Fault::new(Stage::Validate, msg)
-        });
+            _ => None,
+        },
+        |r, _| match &r.kind {
+            Reference::Module(name) => Some(format!("unknown module referenced: {name}")),
+            _ => None,
+        },
+        |r, _| match &r.kind {
+            Reference::Resource(id) => Some(format!(
+                "unknown resource '{id}' referenced in variable {}",
+                r.text
+            )),
+            _ => None,
+        },
+        |r, _| match &r.kind {
+            Reference::Count(_) => {
+                Some("count variables are only valid within resources".to_string())
+            }
+            _ => None,
+        },
+        |r, _| match &r.kind {
+            Reference::SelfRef(_) => Some(format!("cannot contain self-reference {}", r.text)),
+            _ => None,
+        },
+    ];
+    for pass in passes {
+        if let Some((r, msg)) = refs.iter().find_map(|r| pass(r, scope).map(|m| (r, m))) {
+            return Err(Fault {
+                pos: Some(r.pos),
+                ..Fault::new(Stage::Validate, msg)
+            });
+        }
     }
     Ok(())
 }
@@ -167,11 +193,6 @@ pub fn resolve(refs: &[Named], scope: &mut Scope) -> Result<(), Fault> {
                     )))
                 }
             },
-            Reference::Simple(name) => {
-                return Err(Fault::apply(format!(
-                    "invalid variable syntax: \"{name}\". Did you mean 'var.{name}'? If this is part of inline `template` parameter\nthen you must escape the interpolation with two dollar signs. For\nexample: ${{a}} becomes $${{a}}."
-                )))
-            }
             Reference::Path(_) => {
                 return Err(Fault::unsupported(format!(
                     "{} (a directory of the machine running Terraform)",
@@ -180,6 +201,14 @@ pub fn resolve(refs: &[Named], scope: &mut Scope) -> Result<(), Fault> {
             }
             _ => {}
         }
+    }
+    if let Some(name) = refs.iter().find_map(|r| match &r.kind {
+        Reference::Simple(name) => Some(name),
+        _ => None,
+    }) {
+        return Err(Fault::apply(format!(
+            "invalid variable syntax: \"{name}\". Did you mean 'var.{name}'? If this is part of inline `template` parameter\nthen you must escape the interpolation with two dollar signs. For\nexample: ${{a}} becomes $${{a}}."
+        )));
     }
     Ok(())
 }
