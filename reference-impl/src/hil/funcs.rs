@@ -149,7 +149,11 @@ static FUNCS: &[FuncDef] = &[
     def!("sort", [L], None, L, sort),
     def!("split", [S, S], None, L, split),
     def!("substr", [S, I, I], None, S, substr),
-    def!("timeadd", [S, S], None, S, |a| shared("timeadd", a)),
+    def!("timeadd", [S, S], None, S, |a| super::time::timeadd(
+        &string(&a[0]),
+        &string(&a[1])
+    )
+    .map(Val::Str)),
     def!("timestamp", [], None, S, |_| Err(UNSUPPORTED.into())),
     def!("title", [S], None, S, |a| shared("title", a)),
     def!("transpose", [M], None, M, transpose),

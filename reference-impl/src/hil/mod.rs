@@ -33,6 +33,7 @@ mod references;
 mod scan;
 #[cfg(test)]
 mod tests;
+mod time;
 
 use std::collections::BTreeMap;
 
