@@ -162,7 +162,8 @@ pub fn format_float(f: f64, fmt: char, prec: i64) -> String {
 /// Go's `int(f)` for a float64: truncation toward zero; out of range
 /// values give the minimum int64, as amd64's conversion does.
 pub fn float_to_int(f: f64) -> i64 {
-    if f.is_nan() || f >= 9.223_372_036_854_775_807e18 || f < -9.223_372_036_854_775_808e18 {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    if f.is_nan() || !(-TWO_POW_63..TWO_POW_63).contains(&f) {
         return i64::MIN;
     }
     f.trunc() as i64
