@@ -389,7 +389,7 @@ fn evaluate_hil(req: &Request, variables: &BTreeMap<String, hclspec_reference::V
         }
     };
     let scope = match hil_scope(variables) {
-        Ok(scope) => scope,
+        Ok(scope) => scope.with_base_dir(req.base_dir.as_ref().map(std::path::PathBuf::from)),
         Err(e) => return Outcome::Error(ErrorBody::request(e)),
     };
     match hil::evaluate(kind, &req.source, &scope) {

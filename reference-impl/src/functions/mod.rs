@@ -25,7 +25,7 @@ mod grapheme_table;
 pub(crate) mod ipnet;
 mod numeric;
 pub(crate) mod operators;
-mod path;
+pub(crate) mod path;
 mod string;
 mod terraform;
 

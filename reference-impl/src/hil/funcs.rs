@@ -14,6 +14,7 @@ use super::convert::float_to_int;
 use super::gofmt::sprintf;
 use super::value::{Ty, Val};
 use crate::functions::ipnet::{self, IpNet};
+use crate::functions::path;
 use crate::value::go_quote;
 
 /// A function's signature and implementation. An implementation's error
@@ -51,10 +52,10 @@ static FUNCS: &[FuncDef] = &[
     def!("base64gzip", [S], None, S, |a| shared("base64gzip", a)),
     def!("base64sha256", [S], None, S, |a| shared("base64sha256", a)),
     def!("base64sha512", [S], None, S, |a| shared("base64sha512", a)),
-    def!("basename", [S], None, S, |a| Ok(Val::Str(base_name(
+    def!("basename", [S], None, S, |a| Ok(Val::Str(path::base(
         &string(&a[0])
     )))),
-    def!("bcrypt", [S], Some(S), S, |_| Err(UNSUPPORTED.into())),
+    def!("bcrypt", [S], Some(S), S, bcrypt),
     def!("ceil", [F], None, I, |a| Ok(Val::Int(float_to_int(
         float(&a[0]).ceil()
     )))),
@@ -72,12 +73,12 @@ static FUNCS: &[FuncDef] = &[
     def!("contains", [L, S], None, B, |a| Ok(Val::Bool(
         index_of(&a[0], &a[1]).is_some()
     ))),
-    def!("dirname", [S], None, S, |a| Ok(Val::Str(dir_name(
+    def!("dirname", [S], None, S, |a| Ok(Val::Str(path::dir(
         &string(&a[0])
     )))),
     def!("distinct", [L], Some(L), L, distinct),
     def!("element", [L, S], None, S, element),
-    def!("file", [S], None, S, |_| Err(UNSUPPORTED.into())),
+    def!("file", [S], None, S, file),
     def!("flatten", [L], None, L, |a| {
         let mut out = Vec::new();
         flatten_into(list(&a[0]), &mut out);
@@ -133,7 +134,9 @@ static FUNCS: &[FuncDef] = &[
     def!("min", [F], Some(F), F, |a| Ok(Val::Float(
         a.iter().map(float).fold(float(&a[0]), go_min)
     ))),
-    def!("pathexpand", [S], None, S, |_| Err(UNSUPPORTED.into())),
+    def!("pathexpand", [S], None, S, |a| Ok(Val::Str(expand_home(
+        &string(&a[0])
+    )?))),
     def!("pow", [F, F], None, F, |a| Ok(Val::Float(
         float(&a[0]).powf(float(&a[1]))
     ))),
@@ -154,7 +157,7 @@ static FUNCS: &[FuncDef] = &[
         &string(&a[1])
     )
     .map(Val::Str)),
-    def!("timestamp", [], None, S, |_| Err(UNSUPPORTED.into())),
+    def!("timestamp", [], None, S, |a| shared("timestamp", a)),
     def!("title", [S], None, S, |a| shared("title", a)),
     def!("transpose", [M], None, M, transpose),
     def!("trimspace", [S], None, S, |a| Ok(Val::Str(
@@ -162,7 +165,7 @@ static FUNCS: &[FuncDef] = &[
     ))),
     def!("upper", [S], None, S, |a| shared("upper", a)),
     def!("urlencode", [S], None, S, |a| shared("urlencode", a)),
-    def!("uuid", [], None, S, |_| Err(UNSUPPORTED.into())),
+    def!("uuid", [], None, S, |a| shared("uuid", a)),
     def!("values", [M], None, L, values),
     def!("zipmap", [L, L], None, M, zipmap),
 ];
@@ -235,6 +238,7 @@ fn go_min(a: f64, b: f64) -> f64 {
 /// same way, called with the string arguments.
 fn shared(name: &str, args: &[Val]) -> Result<Val, String> {
     let f = crate::functions::lookup_for(name, crate::HclVersion::V2_14)
+        .or_else(|| crate::functions::lookup_for(name, crate::HclVersion::V2_24))
         .ok_or_else(|| format!("no function {name}"))?;
     let args: Vec<crate::Value> = args
         .iter()
@@ -255,58 +259,6 @@ fn base64decode(a: &[Val]) -> Result<Val, String> {
     match crate::functions::base64_decode(s.as_bytes()) {
         Ok(bytes) => Ok(Val::Str(String::from_utf8_lossy(&bytes).into_owned())),
         Err(_) => Err(format!("failed to decode base64 data '{s}'")),
-    }
-}
-
-/// Go's `filepath.Base` on Unix.
-fn base_name(path: &str) -> String {
-    if path.is_empty() {
-        return ".".into();
-    }
-    let trimmed = path.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return "/".into();
-    }
-    match trimmed.rfind('/') {
-        Some(i) => trimmed[i + 1..].to_string(),
-        None => trimmed.to_string(),
-    }
-}
-
-/// Go's `filepath.Dir` on Unix: everything up to the last slash, cleaned.
-fn dir_name(path: &str) -> String {
-    let dir = match path.rfind('/') {
-        Some(i) => &path[..=i],
-        None => "",
-    };
-    clean(dir)
-}
-
-/// Go's `path.Clean`.
-fn clean(path: &str) -> String {
-    if path.is_empty() {
-        return ".".into();
-    }
-    let rooted = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            p => parts.push(p),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".into(),
-        (false, false) => joined,
     }
 }
 
@@ -887,4 +839,91 @@ fn zipmap(a: &[Val]) -> Result<Val, String> {
         out.insert(k.clone(), values[i].clone());
     }
     Ok(Val::Map(out))
+}
+
+thread_local! {
+    /// The directory `file` reads relative paths from (Terraform's working
+    /// directory); `None`: the process's.
+    static BASE_DIR: std::cell::RefCell<Option<std::path::PathBuf>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `file` reading relative paths from `dir`.
+pub fn with_base_dir<R>(dir: Option<&std::path::Path>, f: impl FnOnce() -> R) -> R {
+    let previous = BASE_DIR.with(|d| d.replace(dir.map(std::path::Path::to_path_buf)));
+    let result = f();
+    BASE_DIR.with(|d| *d.borrow_mut() = previous);
+    result
+}
+
+/// The home directory `~` names: the protocol fixes it (docs/protocol.md,
+/// the `hil-0.11` dialect), as the oracle's Terraform runs with it.
+const HOME: &str = "/home/hclspec";
+
+/// go-homedir's `Expand`: `~` alone or before `/` is the home directory
+/// (the result cleaned, as `filepath.Join` does); `~user` is an error.
+fn expand_home(p: &str) -> Result<String, String> {
+    match p.strip_prefix('~') {
+        None => Ok(p.to_string()),
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+            Ok(path::clean(&format!("{HOME}/{rest}")))
+        }
+        Some(_) => Err(path::NO_USER_HOME.into()),
+    }
+}
+
+/// `file(path)`: `ioutil.ReadFile` of the path (home expanded), relative
+/// to the working directory; Go's `*PathError` texts.
+fn file(a: &[Val]) -> Result<Val, String> {
+    let name = expand_home(&string(&a[0]))?;
+    let full = match BASE_DIR.with(|d| d.borrow().clone()) {
+        Some(dir) if !name.starts_with('/') => dir.join(&name),
+        _ => std::path::PathBuf::from(&name),
+    };
+    if full.is_dir() {
+        return Err(format!("read {name}: is a directory"));
+    }
+    match std::fs::read(&full) {
+        Ok(bytes) => Ok(Val::Str(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) => {
+            let why = match e.kind() {
+                std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                _ => return Err(UNSUPPORTED.into()),
+            };
+            Err(format!("open {name}: {why}"))
+        }
+    }
+}
+
+/// `bcrypt(password, cost)`: x/crypto's bcrypt of 2018 (no password
+/// length limit, its older range message), `$2a$` hashes.
+fn bcrypt(a: &[Val]) -> Result<Val, String> {
+    let mut cost: i64 = 10;
+    if let Some(c) = a.get(1) {
+        let text = string(c);
+        cost = atoi(&text)
+            .ok_or_else(|| format!("strconv.Atoi: parsing {}: invalid syntax", go_quote(&text)))?;
+    }
+    if a.len() > 2 {
+        return Err("bcrypt() takes no more than two arguments".into());
+    }
+    if cost > 31 {
+        return Err(format!(
+            "error occured generating password crypto/bcrypt: cost {cost} is outside allowed range (4,31)"
+        ));
+    }
+    if cost < 4 {
+        cost = 10;
+    }
+    // 2^cost rounds: charged to the evaluation's budget first, as the
+    // crate's bcrypt does.
+    if !crate::eval::budget::reserve_steps(64u64 << cost) {
+        return Err(crate::eval::budget::BUDGET_EXCEEDED.into());
+    }
+    let password = string(&a[0]);
+    let bytes = &password.as_bytes()[..password.len().min(72)];
+    ::bcrypt::hash_with_result(bytes, cost as u32)
+        .map(|parts| Val::Str(parts.format_for_version(::bcrypt::Version::TwoA)))
+        .map_err(|e| format!("error occured generating password {e}"))
 }

@@ -117,6 +117,8 @@ impl Fault {
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
     values: BTreeMap<String, Val>,
+    /// Terraform's working directory, where `file` reads relative paths.
+    base_dir: Option<std::path::PathBuf>,
 }
 
 impl Scope {
@@ -127,7 +129,14 @@ impl Scope {
                 .into_iter()
                 .map(|(k, v)| (format!("var.{k}"), v))
                 .collect(),
+            base_dir: None,
         }
+    }
+
+    /// The directory `file` reads relative paths from.
+    pub fn with_base_dir(mut self, dir: Option<std::path::PathBuf>) -> Scope {
+        self.base_dir = dir;
+        self
     }
 
     /// Whether an input variable of this name is declared.
@@ -147,10 +156,10 @@ impl Scope {
 /// Evaluates a 0.11 string (a template) or the inside of one `${...}`
 /// (an expression) as an output value.
 pub fn evaluate(kind: SourceKind, source: &str, scope: &Scope) -> Result<Val, Fault> {
-    match kind {
+    funcs::with_base_dir(scope.base_dir.as_deref(), || match kind {
         SourceKind::Template => evaluate_string(source, scope),
         SourceKind::Expression => evaluate_string(&format!("${{{source}}}"), scope),
-    }
+    })
 }
 
 fn evaluate_string(source: &str, scope: &Scope) -> Result<Val, Fault> {

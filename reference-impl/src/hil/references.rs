@@ -118,60 +118,49 @@ fn classify_one(v: &str) -> Result<Reference, Fault> {
     Ok(Reference::Resource(format!("{}.{}", parts[0], parts[1])))
 }
 
-/// The validation errors of a variables-only configuration, in the order
-/// Terraform's `Config.Validate` finds them: undeclared variables, bad
-/// `count.*` and `path.*` fields, modules, resources, `count.index`, then
-/// `self.*`.
+/// The validation errors of a variables-only configuration. Terraform
+/// finds them walking the references in Go's map order (a different order
+/// from run to run) and prints them all; the protocol's answer is the
+/// message that sorts first.
 pub fn validate(refs: &[Named], scope: &Scope) -> Result<(), Fault> {
-    type Check = fn(&Named, &Scope) -> Option<String>;
-    let passes: [Check; 6] = [
-        |r, scope| match &r.kind {
-            Reference::User(name) if !scope.declares_variable(name) => Some(format!(
+    let mut found: Vec<(String, HilPos)> = Vec::new();
+    for r in refs {
+        let mut add = |msg: String| found.push((msg, r.pos));
+        match &r.kind {
+            Reference::User(name) if !scope.declares_variable(name) => add(format!(
                 "unknown variable referenced: '{name}'; define it with a 'variable' block"
             )),
-            _ => None,
-        },
-        |r, _| match &r.kind {
-            Reference::Count(field) if field != "index" => {
-                Some(format!("invalid count variable: {}", r.text))
+            Reference::Count(field) => {
+                if field != "index" {
+                    add(format!("invalid count variable: {}", r.text));
+                }
+                add(MSG_COUNT_OUTSIDE_RESOURCE.to_string());
             }
             Reference::Path(field) if !matches!(field.as_str(), "cwd" | "module" | "root") => {
-                Some(format!("invalid path variable: {}", r.text))
+                add(format!("invalid path variable: {}", r.text))
             }
-            _ => None,
-        },
-        |r, _| match &r.kind {
-            Reference::Module(name) => Some(format!("unknown module referenced: {name}")),
-            _ => None,
-        },
-        |r, _| match &r.kind {
-            Reference::Resource(id) => Some(format!(
+            Reference::Module(name) => {
+                add(format!("unknown module referenced: {name}"));
+                add(format!("reference to undefined module \"{name}\""));
+            }
+            Reference::Resource(id) => add(format!(
                 "unknown resource '{id}' referenced in variable {}",
                 r.text
             )),
-            _ => None,
-        },
-        |r, _| match &r.kind {
-            Reference::Count(_) => {
-                Some("count variables are only valid within resources".to_string())
-            }
-            _ => None,
-        },
-        |r, _| match &r.kind {
-            Reference::SelfRef(_) => Some(format!("cannot contain self-reference {}", r.text)),
-            _ => None,
-        },
-    ];
-    for pass in passes {
-        if let Some((r, msg)) = refs.iter().find_map(|r| pass(r, scope).map(|m| (r, m))) {
-            return Err(Fault {
-                pos: Some(r.pos),
-                ..Fault::new(Stage::Validate, msg)
-            });
+            Reference::SelfRef(_) => add(format!("cannot contain self-reference {}", r.text)),
+            _ => {}
         }
     }
-    Ok(())
+    match found.into_iter().min_by(|a, b| a.0.cmp(&b.0)) {
+        Some((msg, pos)) => Err(Fault {
+            pos: Some(pos),
+            ..Fault::new(Stage::Validate, msg)
+        }),
+        None => Ok(()),
+    }
 }
+
+const MSG_COUNT_OUTSIDE_RESOURCE: &str = "count variables are only valid within resources";
 
 /// Puts the values of the remaining references into the scope; the
 /// references Terraform can not resolve here are apply errors.
