@@ -141,7 +141,11 @@ static FUNCS: &[FuncDef] = &[
         float(&a[0]).powf(float(&a[1]))
     ))),
     def!("replace", [S, S, S], None, S, replace),
-    def!("rsadecrypt", [S, S], None, S, |_| Err(UNSUPPORTED.into())),
+    def!("rsadecrypt", [S, S], None, S, |a| super::rsa::rsadecrypt(
+        &string(&a[0]),
+        &string(&a[1])
+    )
+    .map(|b| Val::Str(String::from_utf8_lossy(&b).into_owned()))),
     def!("sha1", [S], None, S, |a| shared("sha1", a)),
     def!("sha256", [S], None, S, |a| shared("sha256", a)),
     def!("sha512", [S], None, S, |a| shared("sha512", a)),

@@ -30,6 +30,7 @@ mod funcs;
 mod gofmt;
 mod parse;
 mod references;
+mod rsa;
 mod scan;
 #[cfg(test)]
 mod tests;
