@@ -22,88 +22,114 @@ struct Flags {
     prec: Option<usize>,
 }
 
-/// `fmt.Sprintf(format, args...)`.
+/// Go's `tooLarge`: widths and precisions stop at a million.
+const TOO_LARGE: i64 = 1_000_000;
+
+/// `fmt.Sprintf(format, args...)`, following `pp.doPrintf`.
 pub fn sprintf(format: &str, args: &[Val]) -> String {
+    let f = format.as_bytes();
+    let end = f.len();
     let mut out = String::new();
-    let mut next = 0usize;
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
+    let mut arg_num = 0usize;
+    let mut reordered = false;
+    let mut i = 0;
+    while i < end {
+        let last = i;
+        while i < end && f[i] != b'%' {
+            i += 1;
         }
-        let mut f = Flags::default();
-        while let Some(&c) = chars.peek() {
-            match c {
-                '+' => f.plus = true,
-                '-' => {
-                    f.minus = true;
-                    f.zero = false;
+        out.push_str(&format[last..i]);
+        if i >= end {
+            break;
+        }
+        i += 1;
+        let mut fl = Flags::default();
+        while i < end {
+            match f[i] {
+                b'#' => fl.sharp = true,
+                b'0' => fl.zero = !fl.minus,
+                b'+' => fl.plus = true,
+                b'-' => {
+                    fl.minus = true;
+                    fl.zero = false;
                 }
-                '#' => f.sharp = true,
-                '0' => f.zero = !f.minus,
-                ' ' => f.space = true,
+                b' ' => fl.space = true,
                 _ => break,
             }
-            chars.next();
+            i += 1;
         }
-        // Width.
-        if chars.peek() == Some(&'*') {
-            chars.next();
-            match args.get(next) {
-                Some(Val::Int(w)) => {
-                    next += 1;
-                    if *w < 0 {
-                        f.minus = true;
-                        f.zero = false;
-                    }
-                    f.width = Some(w.unsigned_abs() as usize);
-                }
-                _ => {
-                    next += 1;
-                    out.push_str("%!(BADWIDTH)");
-                }
+        let mut good_arg_num = true;
+        let mut after_index;
+        (arg_num, i, after_index) =
+            arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
+        if i < end && f[i] == b'*' {
+            i += 1;
+            let (w, ok, next) = int_from_arg(args, arg_num);
+            arg_num = next;
+            if !ok {
+                out.push_str("%!(BADWIDTH)");
             }
+            if w < 0 {
+                fl.minus = true;
+                fl.zero = false;
+            }
+            fl.width = ok.then_some(w.unsigned_abs() as usize);
+            after_index = false;
         } else {
-            f.width = digits(&mut chars);
-        }
-        // Precision.
-        if chars.peek() == Some(&'.') {
-            chars.next();
-            if chars.peek() == Some(&'*') {
-                chars.next();
-                match args.get(next) {
-                    Some(Val::Int(p)) if *p >= 0 => {
-                        next += 1;
-                        f.prec = Some(*p as usize);
-                    }
-                    _ => {
-                        next += 1;
-                        out.push_str("%!(BADPREC)");
-                    }
-                }
-            } else {
-                f.prec = Some(digits(&mut chars).unwrap_or(0));
+            let (w, present, next) = parse_num(f, i, end);
+            i = next;
+            fl.width = present.then_some(w as usize);
+            if after_index && present {
+                good_arg_num = false;
             }
         }
-        let Some(verb) = chars.next() else {
+        if i + 1 < end && f[i] == b'.' {
+            i += 1;
+            if after_index {
+                good_arg_num = false;
+            }
+            (arg_num, i, after_index) =
+                arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
+            if i < end && f[i] == b'*' {
+                i += 1;
+                let (p, ok, next) = int_from_arg(args, arg_num);
+                arg_num = next;
+                let ok = ok && p >= 0;
+                if !ok {
+                    out.push_str("%!(BADPREC)");
+                }
+                fl.prec = ok.then_some(p as usize);
+                after_index = false;
+            } else {
+                let (p, present, next) = parse_num(f, i, end);
+                i = next;
+                fl.prec = Some(if present { p as usize } else { 0 });
+            }
+        }
+        if !after_index {
+            (arg_num, i, _) =
+                arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
+        }
+        if i >= end {
             out.push_str("%!(NOVERB)");
             break;
-        };
+        }
+        let verb = format[i..].chars().next().unwrap_or('\u{fffd}');
+        i += verb.len_utf8();
         if verb == '%' {
             out.push('%');
-            continue;
-        }
-        let Some(arg) = args.get(next) else {
+        } else if !good_arg_num {
+            out.push_str(&format!("%!{verb}(BADINDEX)"));
+        } else if arg_num >= args.len() {
             out.push_str(&format!("%!{verb}(MISSING)"));
-            continue;
-        };
-        next += 1;
-        format_arg(&mut out, verb, f, arg);
+        } else {
+            format_arg(&mut out, verb, fl, &args[arg_num]);
+            arg_num += 1;
+        }
     }
-    if next < args.len() {
+    if !reordered && arg_num < args.len() {
         out.push_str("%!(EXTRA ");
-        let extra: Vec<String> = args[next..]
+        let extra: Vec<String> = args[arg_num..]
             .iter()
             .map(|a| format!("{}={}", a.go_type(), plain(a)))
             .collect();
@@ -113,19 +139,67 @@ pub fn sprintf(format: &str, args: &[Val]) -> String {
     out
 }
 
-fn digits(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<usize> {
-    let mut n: Option<usize> = None;
-    while let Some(&c) = chars.peek() {
-        let Some(d) = c.to_digit(10) else { break };
-        n = Some(
-            n.unwrap_or(0)
-                .saturating_mul(10)
-                .saturating_add(d as usize)
-                .min(1_000_000),
-        );
-        chars.next();
+/// Go's `parsenum`: digits from `start`; (number, whether any, next index).
+fn parse_num(f: &[u8], start: usize, end: usize) -> (i64, bool, usize) {
+    if start >= end {
+        return (0, false, end);
     }
-    n
+    let (mut num, mut any, mut i) = (0i64, false, start);
+    while i < end && f[i].is_ascii_digit() {
+        if num > TOO_LARGE {
+            return (0, false, end);
+        }
+        num = num * 10 + i64::from(f[i] - b'0');
+        any = true;
+        i += 1;
+    }
+    (num, any, i)
+}
+
+/// Go's `argNumber`: an explicit `[n]` argument index.
+fn arg_number(
+    arg_num: usize,
+    f: &[u8],
+    i: usize,
+    num_args: usize,
+    reordered: &mut bool,
+    good: &mut bool,
+) -> (usize, usize, bool) {
+    if f.len() <= i || f[i] != b'[' {
+        return (arg_num, i, false);
+    }
+    *reordered = true;
+    let rest = &f[i..];
+    let parsed = if rest.len() < 3 {
+        (0, 1, false)
+    } else {
+        match rest.iter().position(|&b| b == b']') {
+            Some(close) => {
+                let (n, ok, next) = parse_num(rest, 1, close);
+                if !ok || next != close {
+                    (0, close + 1, false)
+                } else {
+                    (n - 1, close + 1, true)
+                }
+            }
+            None => (0, 1, false),
+        }
+    };
+    let (index, width, ok) = parsed;
+    if ok && index >= 0 && (index as usize) < num_args {
+        return (index as usize, i + width, true);
+    }
+    *good = false;
+    (arg_num, i + width, ok)
+}
+
+/// Go's `intFromArg`: an int argument for `*`; (value, ok, next index).
+fn int_from_arg(args: &[Val], arg_num: usize) -> (i64, bool, usize) {
+    match args.get(arg_num) {
+        Some(Val::Int(n)) if (-TOO_LARGE..=TOO_LARGE).contains(n) => (*n, true, arg_num + 1),
+        Some(_) => (0, false, arg_num + 1),
+        None => (0, false, arg_num),
+    }
 }
 
 /// `%v` of a value.
@@ -167,10 +241,18 @@ fn bad_verb(out: &mut String, verb: char, arg: &Val) {
 }
 
 fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
+    // `%+v` and `%#v` move the flag into the verb's own mode (Go's plusV
+    // and sharpV): no sign, no alternate form.
+    let f = if verb == 'v' {
+        Flags { plus: false, ..f }
+    } else {
+        f
+    };
     match arg {
         Val::Str(s) => match verb {
+            'v' if f.sharp => pad(out, f, &go_quote(s)),
             'v' | 's' => pad(out, f, &truncate(s, f.prec)),
-            'q' => pad(out, f, &go_quote(&truncate(s, f.prec))),
+            'q' => pad(out, f, &quote_verb(&truncate(s, f.prec), f)),
             'x' | 'X' => pad(out, f, &hex_bytes(truncate(s, f.prec).as_bytes(), verb, f)),
             _ => bad_verb(out, verb, arg),
         },
@@ -182,13 +264,84 @@ fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
         Val::Float(x) => format_float_verb(out, verb, f, *x, arg),
         Val::List(items) => match verb {
             'v' | 's' => pad(out, f, &list_string(items)),
-            _ => bad_verb(out, verb, arg),
+            _ => out.push_str(&list_fields(items, verb)),
         },
         Val::Map(items) => match verb {
             'v' | 's' => pad(out, f, &map_string(items)),
-            _ => bad_verb(out, verb, arg),
+            _ => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|(k, v)| {
+                        let mut key = String::new();
+                        format_arg(&mut key, verb, Flags::default(), &Val::Str(k.clone()));
+                        format!("{key}:{}", variable_fields(v, verb))
+                    })
+                    .collect();
+                out.push_str(&format!("map[{}]", parts.join(" ")));
+            }
         },
     }
+}
+
+/// A list printed with a verb other than `%v` and `%s`: Go prints each
+/// `ast.Variable` through its `String` method for `%x`, `%X` and `%q`, and
+/// field by field (`{VALUE TYPE}`) otherwise.
+fn list_fields(items: &[Val], verb: char) -> String {
+    let parts: Vec<String> = items.iter().map(|v| variable_fields(v, verb)).collect();
+    format!("[{}]", parts.join(" "))
+}
+
+fn variable_fields(v: &Val, verb: char) -> String {
+    let mut out = String::new();
+    if matches!(verb, 'x' | 'X' | 'q') {
+        format_arg(
+            &mut out,
+            verb,
+            Flags::default(),
+            &Val::Str(variable_string(v)),
+        );
+        return out;
+    }
+    match v {
+        Val::List(items) => out.push_str(&list_fields(items, verb)),
+        other => format_arg(&mut out, verb, Flags::default(), other),
+    }
+    let code: i64 = match v.ty() {
+        super::value::Ty::Any => 2,
+        super::value::Ty::Bool => 4,
+        super::value::Ty::Str => 8,
+        super::value::Ty::Int => 16,
+        super::value::Ty::Float => 32,
+        super::value::Ty::List => 64,
+        super::value::Ty::Map => 128,
+    };
+    let mut ty = String::new();
+    format_arg(&mut ty, verb, Flags::default(), &Val::Int(code));
+    format!("{{{out} {}}}", ty.replace("(int=", "(ast.Type="))
+}
+
+/// `%q` of a string: back-quoted with `#` when Go's `CanBackquote`
+/// allows, ASCII-only with `+` (`QuoteToASCII`).
+fn quote_verb(s: &str, f: Flags) -> String {
+    let can_backquote = s
+        .chars()
+        .all(|c| c != '`' && c != '\u{feff}' && (c == '\t' || !c.is_control()));
+    if f.sharp && can_backquote {
+        return format!("`{s}`");
+    }
+    let quoted = go_quote(s);
+    if !f.plus {
+        return quoted;
+    }
+    let mut ascii = String::with_capacity(quoted.len());
+    for c in quoted.chars() {
+        match c as u32 {
+            0..=0x7f => ascii.push(c),
+            n @ 0x80..=0xffff => ascii.push_str(&format!("\\u{n:04x}")),
+            n => ascii.push_str(&format!("\\U{n:08x}")),
+        }
+    }
+    ascii
 }
 
 fn truncate(s: &str, prec: Option<usize>) -> String {

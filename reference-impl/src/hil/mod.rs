@@ -281,7 +281,13 @@ pub fn to_error(fault: &Fault, kind: SourceKind, source: &str) -> Error {
             byte,
         }
     });
-    let span = pos.map(|p| Span::new(p, p)).unwrap_or_default();
+    // Terraform gives no position: the range is the start of the source.
+    let start = Pos {
+        line: 1,
+        column: 1,
+        byte: 0,
+    };
+    let span = pos.map_or(Span::new(start, start), |p| Span::new(p, p));
     match fault.stage {
         Stage::Load => Error::parse(summary, String::new(), span),
         _ => Error::eval(summary, String::new(), span),

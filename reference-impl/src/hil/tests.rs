@@ -2,7 +2,8 @@
 //! expected value and error below was printed by the real binary (an
 //! `output` of a configuration with the variables of [`scope`], applied,
 //! then `terraform output -json`; errors reduced to their summary as
-//! docs/protocol.md describes).
+//! docs/protocol.md describes: of several validation errors, the one whose
+//! message sorts first).
 
 use std::collections::BTreeMap;
 
@@ -565,7 +566,10 @@ example: ${a} becomes $${a}."#,
         r#"module.a"#,
         Parse(r#"module.a: module variables must be three parts: module.name.attr"#),
     ),
-    (r#"module.a.b"#, Eval(r#"unknown module referenced: a"#)),
+    (
+        r#"module.a.b"#,
+        Eval(r#"reference to undefined module "a""#),
+    ),
     (r#"self.x"#, Eval(r#"cannot contain self-reference self.x"#)),
     (r#"terraform.workspace"#, Value(r#""default""#)),
     (
@@ -574,7 +578,10 @@ example: ${a} becomes $${a}."#,
             r#"terraform.foo: only supported key for 'terraform.X' interpolations is 'workspace'"#,
         ),
     ),
-    (r#"count.foo"#, Eval(r#"invalid count variable: count.foo"#)),
+    (
+        r#"count.foo"#,
+        Eval(r#"count variables are only valid within resources"#),
+    ),
     (r#"path.foo"#, Eval(r#"invalid path variable: path.foo"#)),
     (
         r#"local.x.y"#,
@@ -684,15 +691,15 @@ example: ${a} becomes $${a}."#,
     (r#"-0.0 * 1"#, Value(r#""0""#)),
     (
         r#"concat(aws.x.y, var.nope)"#,
-        Eval(r#"unknown variable referenced: 'nope'; define it with a 'variable' block"#),
+        Eval(r#"unknown resource 'aws.x' referenced in variable aws.x.y"#),
     ),
     (
         r#"concat(module.a.b, aws.x.y)"#,
-        Eval(r#"unknown module referenced: a"#),
+        Eval(r#"reference to undefined module "a""#),
     ),
     (
         r#"concat(count.foo, self.x)"#,
-        Eval(r#"invalid count variable: count.foo"#),
+        Eval(r#"cannot contain self-reference self.x"#),
     ),
     (r#"map("a", list())"#, Value(r#"{"a": {}}"#)),
     (
@@ -722,6 +729,167 @@ example: ${a} becomes $${a}."#,
     (
         r#"coalesce("a", var.l)"#,
         Eval(r#"coalesce: argument 1 should be type string, got type list"#),
+    ),
+    (
+        r#"format("%5.2f|%-5s|%x|%X|%o|%b", 3.14159, "ab", 255, 255, 8, 5)"#,
+        Value(r#"" 3.14|ab   |ff|FF|10|101""#),
+    ),
+    (
+        r#"format("%e|%E|%g|%G", 1234.5, 0.000012, 1e21, 1e-7)"#,
+        Parse(r#"parse error at 1:44: expected ")" but found "e21""#),
+    ),
+    (
+        r#"format("%v|%v|%v", 1e6, 123456.0, 1234567.0)"#,
+        Parse(r#"parse error at 1:23: expected ")" but found "e6""#),
+    ),
+    (
+        r#"format("%08.3f|%+.2e|% d", -3.14159, 12345.678, 42)"#,
+        Value(r#""-003.142|+1.23e+04| 42""#),
+    ),
+    (
+        r#"format("%05s|%-8q|%x", "ab", "x", "hi")"#,
+        Value(r#""000ab|\"x\"     |6869""#),
+    ),
+    (
+        r#"format("%d|%s", 1.5, 2)"#,
+        Value(r#""%!d(float64=1.5)|%!s(int=2)""#),
+    ),
+    (
+        r#"format("%t|%v", "x", true)"#,
+        Value(r#""%!t(string=x)|true""#),
+    ),
+    (
+        r#"format("%!|%z", 1)"#,
+        Value(r#""%!!(int=1)|%!z(MISSING)""#),
+    ),
+    (r#"format("%*d", 5, 42)"#, Value(r#""   42""#)),
+    (r#"format("%.*f", 2, 3.14159)"#, Value(r#""3.14""#)),
+    (r#"format("%[1]d", 5)"#, Value(r#""5""#)),
+    (
+        r#"format("%#x|%#o|%#v", 255, 8, "a")"#,
+        Value(r#""0xff|010|\"a\"""#),
+    ),
+    (
+        r#"format("%c|%q|%U|%#U", 9731, 65, 9731, 9731)"#,
+        Value(r#""☃|'A'|U+2603|U+2603 '☃'""#),
+    ),
+    (
+        r#"format("%d", var.l)"#,
+        Value(r#""[{%!d(string=a) 8} {%!d(string=b) 8} {%!d(string=c) 8}]""#),
+    ),
+    (
+        r#"format("%v", list(var.l))"#,
+        Value(
+            r#""[{Variable (TypeList): [{Variable (TypeString): a} {Variable (TypeString): b} {Variable (TypeString): c}]}]""#,
+        ),
+    ),
+    (
+        r#"format("%6.2v|%.3v", 3.14159, "abcdef")"#,
+        Value(r#""   3.1|abc""#),
+    ),
+    (
+        r#"format("%x|% x|%X", "héllo", "ab", 3.5)"#,
+        Value(r#""68c3a96c6c6f|61 62|%!X(float64=3.5)""#),
+    ),
+    (
+        r#"format("%.0f|%.0f|%.0f", 0.5, 1.5, 2.5)"#,
+        Value(r#""0|2|2""#),
+    ),
+    (
+        r#"format("%.3g|%g|%g", 123456.0, 100000.0, 0.0001)"#,
+        Value(r#""1.23e+05|100000|0.0001""#),
+    ),
+    (
+        r#"format("%5t|%-5t|", true, false)"#,
+        Value(r#"" true|false|""#),
+    ),
+    (r#"format("%d%%", 50)"#, Value(r#""50%""#)),
+    (r#"format("%", 1)"#, Value(r#""%!(NOVERB)%!(EXTRA int=1)""#)),
+    (
+        r#"format("%-", 1)"#,
+        Value(r#""%!(NOVERB)%!(EXTRA int=1)""#),
+    ),
+    (r#"format("%.", 1)"#, Value(r#""%!.(int=1)""#)),
+    (
+        r#"1.0 * 1e15"#,
+        Parse(r#"parse error at 1:10: expected "}" but found "e15""#),
+    ),
+    (
+        r#"1e20 * 10.0"#,
+        Parse(r#"parse error at 1:4: expected "}" but found "e20""#),
+    ),
+    (r#"1.0 / 3"#, Value(r#""0.3333333333333333""#)),
+    (r#"2.0 / 3 * 100"#, Value(r#""66.66666666666666""#)),
+    (r#"0.1 * 3"#, Value(r#""0.30000000000000004""#)),
+    (r#"100.0 / 7"#, Value(r#""14.285714285714286""#)),
+    (
+        r#"1e-5 * 1"#,
+        Parse(r#"parse error at 1:4: expected "}" but found "e-5""#),
+    ),
+    (
+        r#"123456789012345678.0"#,
+        Value(r#""1.2345678901234568e+17""#),
+    ),
+    (
+        r#"-1.5e-10 * 1"#,
+        Parse(r#"parse error at 1:7: expected "}" but found "e-10""#),
+    ),
+    (
+        r#"5e-324 * 1"#,
+        Parse(r#"parse error at 1:4: expected "}" but found "e-324""#),
+    ),
+    (
+        r#"1.7976931348623157e308 * 10"#,
+        Parse(r#"parse error at 1:21: expected "}" but found "e308""#),
+    ),
+    (r#"format("%[2]d %[1]s", "a", 5)"#, Value(r#""5 a""#)),
+    (r#"format("%[3]d", 1)"#, Value(r#""%!d(BADINDEX)""#)),
+    (r#"format("%[x]d", 1)"#, Value(r#""%!d(BADINDEX)""#)),
+    (r#"format("%d %d %[1]d", 1, 2)"#, Value(r#""1 2 1""#)),
+    (r#"format("%-*d|", 4, 7)"#, Value(r#""7   |""#)),
+    (r#"format("%*d", "x", 1)"#, Value(r#""%!(BADWIDTH)1""#)),
+    (
+        r#"format("%q", var.l)"#,
+        Value(
+            r#""[\"{Variable (TypeString): a}\" \"{Variable (TypeString): b}\" \"{Variable (TypeString): c}\"]""#,
+        ),
+    ),
+    (
+        r#"format("%d", list(var.l))"#,
+        Value(r#""[{[{%!d(string=a) 8} {%!d(string=b) 8} {%!d(string=c) 8}] 64}]""#),
+    ),
+    (r#"format("%#q", "a")"#, Value(r#""`a`""#)),
+    (r#"format("%+q", "é☃")"#, Value(r#""\"\\u00e9\\u2603\"""#)),
+    (r#"format("%+v|%+s|%+d", 1, "a", 1)"#, Value(r#""1|a|+1""#)),
+    (
+        r#"timeadd("2017-11-22T00:00:00+05:30", "-1h30m")"#,
+        Value(r#""2017-11-21T22:30:00+05:30""#),
+    ),
+    (
+        r#"timeadd("2017-11-22", "1h")"#,
+        Eval(
+            r#"timeadd: parsing time "2017-11-22" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T""#,
+        ),
+    ),
+    (
+        r#"timeadd("2017-11-22T00:00:00Z", "1d")"#,
+        Eval(r#"timeadd: time: unknown unit d in duration 1d"#),
+    ),
+    (
+        r#"cidrsubnet("10.0.0.0/8", -1, 0)"#,
+        Value(r#""10.0.0.0/7""#),
+    ),
+    (
+        r#"cidrhost("192.168.1.0/24", -257)"#,
+        Eval(r#"cidrhost: prefix of 24 does not accommodate a host numbered -1"#),
+    ),
+    (
+        r#"cidrnetmask("fd00::/64")"#,
+        Value(r#""ffff:ffff:ffff:ffff::""#),
+    ),
+    (
+        r#"concat(var.nope, aws.x.y)"#,
+        Eval(r#"unknown resource 'aws.x' referenced in variable aws.x.y"#),
     ),
 ];
 
