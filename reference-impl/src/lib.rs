@@ -3,8 +3,10 @@
 //! types, conversions and operations.
 //!
 //! The pipeline is `parser` -> `ast` -> `eval`, with `value`, `types`,
-//! `convert` and `unify` modelling go-cty. Nothing in this crate runs tests
-//! or talks to other implementations.
+//! `convert` and `unify` modelling go-cty. [`hil`] is the other dialect:
+//! Terraform 0.11's interpolation language, with its own parser, types and
+//! functions. Nothing in this crate runs tests or talks to other
+//! implementations.
 
 pub mod ast;
 pub mod body;
