@@ -612,7 +612,7 @@ fn make_list(a: &[Val]) -> Result<Val, String> {
 }
 
 fn make_map(a: &[Val]) -> Result<Val, String> {
-    if a.len() % 2 != 0 {
+    if !a.len().is_multiple_of(2) {
         return Err(format!(
             "requires an even number of arguments, got {}",
             a.len()

@@ -37,8 +37,11 @@ pub fn rsadecrypt(ciphertext: &str, key: &str) -> Result<Vec<u8>, String> {
     decrypt_pkcs1v15(&n, &d, &bytes)
 }
 
-/// The first PEM block: its headers and decoded body (`pem.Decode`).
-fn pem_block(text: &str) -> Option<(Vec<(String, String)>, Vec<u8>)> {
+/// A PEM block's headers and decoded body.
+type PemBlock = (Vec<(String, String)>, Vec<u8>);
+
+/// The first PEM block (`pem.Decode`).
+fn pem_block(text: &str) -> Option<PemBlock> {
     let start = text.find("-----BEGIN ")?;
     let rest = &text[start + "-----BEGIN ".len()..];
     let (kind, rest) = rest.split_once("-----")?;
