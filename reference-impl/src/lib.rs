@@ -3,8 +3,10 @@
 //! types, conversions and operations.
 //!
 //! The pipeline is `parser` -> `ast` -> `eval`, with `value`, `types` and
-//! `convert` (with its unification) modelling go-cty. Nothing in this crate runs tests
-//! or talks to other implementations.
+//! `convert` (with its unification) modelling go-cty. [`hil`] is the other
+//! dialect: Terraform 0.11's interpolation language, with its own parser,
+//! types and functions. Nothing in this crate runs tests or talks to other
+//! implementations.
 
 pub mod ast;
 pub mod body;
@@ -40,6 +42,7 @@ pub enum HclVersion {
 
 pub mod eval;
 pub mod functions;
+pub mod hil;
 pub mod parser;
 
 /// The summary of a value that does not convert to a type constraint, as

@@ -88,6 +88,10 @@ pub mod targets {
         runner().run_diff_go(data);
     }
 
+    pub fn hil(data: &[u8]) {
+        runner().run_hil(data);
+    }
+
     pub fn diff_hclrs(data: &[u8]) {
         runner().run_diff_hclrs(data);
     }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use hclspec_protocol::compare::compare;
-use hclspec_protocol::{Kind, Outcome, Request, Version};
+use hclspec_protocol::{Dialect, Kind, Outcome, Request, TypedValue, Version};
 
 use crate::allow::AllowList;
 use crate::config::Profile;
@@ -243,6 +243,33 @@ impl Runner {
                 } else {
                     self.stats.same += 1;
                 }
+            }
+        }
+        self.flush_stats();
+    }
+
+    /// `hil`: any bytes as a Terraform 0.11 string and as the inside of
+    /// one `${...}`, with a scope of string, list and map variables: the
+    /// reference never panics or overflows the stack, and its error ranges
+    /// lie inside the source.
+    pub fn run_hil(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let source = String::from_utf8_lossy(data).into_owned();
+        let scope = hil_scope();
+        for kind in [Kind::Expression, Kind::Template] {
+            let req = Request {
+                id: "0".into(),
+                kind,
+                source: source.clone(),
+                scope: scope.clone(),
+                dialect: Dialect::Hil011,
+                ..Default::default()
+            };
+            self.stats.cases += 1;
+            if let Some(d) = self.recheck(Target::Parse, &req) {
+                self.on_divergence(Target::Parse, d, &req);
+            } else {
+                self.stats.same += 1;
             }
         }
         self.flush_stats();
@@ -772,6 +799,34 @@ pub fn default_triage_dir() -> PathBuf {
     hclspec::locate::built_repo_root()
         .join("fuzz")
         .join("triage")
+}
+
+/// The `hil` target's scope: one `var` object with a string, a number
+/// string, lists (one empty) and maps (one empty).
+fn hil_scope() -> std::collections::BTreeMap<String, TypedValue> {
+    use hclspec_reference::{Type, Value};
+    let s = |v: &str| Value::string(v);
+    let list = |items: &[&str]| Value::list(Type::String, items.iter().map(|v| s(v)).collect());
+    let map = |items: &[(&str, &str)]| {
+        Value::map(
+            Type::String,
+            items.iter().map(|(k, v)| (k.to_string(), s(v))).collect(),
+        )
+    };
+    let var = Value::object(
+        [
+            ("s", s("hello")),
+            ("n", s("5")),
+            ("l", list(&["a", "b", "c"])),
+            ("e", list(&[])),
+            ("m", map(&[("a", "x"), ("b", "y")])),
+            ("em", map(&[])),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+    );
+    std::collections::BTreeMap::from([("var".to_string(), TypedValue::encode(&var))])
 }
 
 #[cfg(test)]

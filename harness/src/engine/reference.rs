@@ -349,7 +349,7 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
         base_dir: req.base_dir.as_ref().map(std::path::PathBuf::from),
     };
     if !req.dialect.is_hcl2() {
-        return Outcome::Unsupported(format!("{MSG_NOT_YET} the {} dialect", req.dialect));
+        return evaluate_hil(req, &ctx.variables);
     }
     let answer = match (req.kind.source_kind(), &req.type_constraint) {
         (Some(kind), _) => hclspec_reference::evaluate_source(kind, &req.source, &ctx),
@@ -373,6 +373,77 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
         Ok(v) => Outcome::Result(TypedValue::encode(&v)),
         Err(e) => Outcome::Error(ErrorBody::from_reference(&e)),
     }
+}
+
+/// Answers a request in the Terraform 0.11 dialect (`hil-0.11`).
+fn evaluate_hil(req: &Request, variables: &BTreeMap<String, hclspec_reference::Value>) -> Outcome {
+    use hclspec_reference::hil;
+    let kind = match req.kind.source_kind() {
+        Some(kind) => kind,
+        None => {
+            return Outcome::Error(ErrorBody::request(format!(
+                "kind: the {} dialect has no `{}` requests",
+                req.dialect,
+                req.kind.as_str()
+            )))
+        }
+    };
+    let scope = match hil_scope(variables) {
+        Ok(scope) => scope.with_base_dir(req.base_dir.as_ref().map(std::path::PathBuf::from)),
+        Err(e) => return Outcome::Error(ErrorBody::request(e)),
+    };
+    match hil::evaluate(kind, &req.source, &scope) {
+        Ok(v) => Outcome::Result(TypedValue::encode(&hil::to_value(&v))),
+        Err(fault) if fault.unsupported => {
+            Outcome::Unsupported(format!("{MSG_NOT_YET} {}", fault.message))
+        }
+        Err(fault) => Outcome::Error(ErrorBody::from_reference(&hil::to_error(
+            &fault,
+            kind,
+            &req.source,
+        ))),
+    }
+}
+
+const MSG_HIL_SCOPE: &str = "in the hil-0.11 dialect the scope has only `var`, an object whose attributes are strings, lists of strings or maps of strings";
+
+/// The 0.11 scope: `var`'s attributes become input variables.
+fn hil_scope(
+    variables: &BTreeMap<String, hclspec_reference::Value>,
+) -> Result<hclspec_reference::hil::Scope, String> {
+    use hclspec_reference::hil::{Scope, Val};
+    use hclspec_reference::Value;
+    let mut vars = BTreeMap::new();
+    for (name, value) in variables {
+        if name != "var" {
+            return Err(format!("scope.{name}: {MSG_HIL_SCOPE}"));
+        }
+        let Value::Object(attrs) = value else {
+            return Err(format!("scope.var: {MSG_HIL_SCOPE}"));
+        };
+        for (attr, v) in attrs {
+            let bad = || format!("scope.var.{attr}: {MSG_HIL_SCOPE}");
+            let string = |v: &Value| match v {
+                Value::String(s) => Ok(Val::Str(s.clone())),
+                _ => Err(bad()),
+            };
+            let converted = match v {
+                Value::String(s) => Val::Str(s.clone()),
+                Value::List { items, .. } => {
+                    Val::List(items.iter().map(string).collect::<Result<_, _>>()?)
+                }
+                Value::Map { items, .. } => Val::Map(
+                    items
+                        .iter()
+                        .map(|(k, v)| Ok((k.clone(), string(v)?)))
+                        .collect::<Result<_, String>>()?,
+                ),
+                _ => return Err(bad()),
+            };
+            vars.insert(attr.clone(), converted);
+        }
+    }
+    Ok(Scope::with_variables(vars))
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::{static_return_type, string_function, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
 
+pub(super) use base64::decode as base64_decode;
 /// Standard base64 with padding, for the hash functions.
 pub(super) use base64::encode as base64_encode;
 pub(super) use json::{push_json_string, ControlEscapes};

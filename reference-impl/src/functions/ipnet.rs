@@ -189,9 +189,9 @@ fn go_int(v: &Value) -> Result<i64, String> {
 /// A Go `net.IPNet`: an address of 4 or 16 bytes (empty for Go's nil) and
 /// a mask of 4 or 16 bytes (empty for nil).
 #[derive(Clone, Debug)]
-struct IpNet {
-    ip: Vec<u8>,
-    mask: Vec<u8>,
+pub(crate) struct IpNet {
+    pub(crate) ip: Vec<u8>,
+    pub(crate) mask: Vec<u8>,
 }
 
 const V4_IN_V6_PREFIX: [u8; 12] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
@@ -218,7 +218,7 @@ fn check_ipv4(ip: &[u8]) -> Vec<u8> {
 }
 
 /// Mirrors `net.CIDRMask`: empty (nil) for invalid arguments.
-fn cidr_mask(ones: i64, bits: i64) -> Vec<u8> {
+pub(crate) fn cidr_mask(ones: i64, bits: i64) -> Vec<u8> {
     if (bits != 32 && bits != 128) || ones < 0 || ones > bits {
         return Vec::new();
     }
@@ -273,7 +273,7 @@ fn simple_mask_length(mask: &[u8]) -> i64 {
 }
 
 /// Mirrors `net.IPMask.Size`.
-fn mask_size(mask: &[u8]) -> (i64, i64) {
+pub(crate) fn mask_size(mask: &[u8]) -> (i64, i64) {
     match simple_mask_length(mask) {
         -1 => (0, 0),
         ones => (ones, mask.len() as i64 * 8),
@@ -321,7 +321,7 @@ fn contains(n: &IpNet, ip: &[u8]) -> bool {
 }
 
 /// Mirrors `net.IP.String`.
-fn ip_string(ip: &[u8]) -> String {
+pub(crate) fn ip_string(ip: &[u8]) -> String {
     if ip.is_empty() {
         return "<nil>".to_string();
     }
@@ -372,7 +372,7 @@ fn ip_string(ip: &[u8]) -> String {
 }
 
 /// Mirrors `net.IPNet.String`.
-fn net_string(n: &IpNet) -> String {
+pub(crate) fn net_string(n: &IpNet) -> String {
     let Some((nn, m)) = network_number_and_mask(n) else {
         return "<nil>".to_string();
     };
@@ -388,7 +388,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// `ipaddr.ParseCIDR`: Go 1.16's `net.ParseCIDR`, which reads IPv4 octets
 /// with leading zeros as decimal.
-fn parse_cidr(s: &str) -> Result<(Vec<u8>, IpNet), String> {
+pub(crate) fn parse_cidr(s: &str) -> Result<(Vec<u8>, IpNet), String> {
     let err = || format!("invalid CIDR expression: invalid CIDR address: {s}");
     let (addr, mask) = s.split_once('/').ok_or_else(err)?;
     let (ip, size) = match parse_ipv4(addr.as_bytes()) {
@@ -571,7 +571,11 @@ fn int_to_ip(n: &BigInt, bits: i64) -> Result<Vec<u8>, CallError> {
 /// Mirrors go-cidr's `insertNumIntoIP`: ORs `num` (two's complement, as
 /// Go's `big.Int.Or`) into the address after shifting it left past
 /// `prefix_len`.
-fn insert_num_into_ip(ip: &[u8], num: &BigInt, prefix_len: i64) -> Result<Vec<u8>, CallError> {
+pub(crate) fn insert_num_into_ip(
+    ip: &[u8],
+    num: &BigInt,
+    prefix_len: i64,
+) -> Result<Vec<u8>, CallError> {
     let (ip_int, total_bits) = ip_to_int(ip)?;
     // Go converts the shift to uint, so a negative one becomes enormous.
     let shift = total_bits.wrapping_sub(prefix_len);

@@ -18,10 +18,10 @@ mod crypto;
 mod datetime;
 mod encoding;
 mod filesystem;
-mod ipnet;
+pub(crate) mod ipnet;
 mod numeric;
 pub(crate) mod operators;
-mod path;
+pub(crate) mod path;
 mod string;
 mod terraform;
 
@@ -30,6 +30,18 @@ pub use conversion::root_traversals;
 pub use conversion::ClosureOutcome;
 pub(crate) use filesystem::in_directory;
 pub(crate) use terraform::{CONVERT, TEMPLATE_STRING};
+
+/// Go's standard base64 decoding (`base64.StdEncoding.DecodeString`), for
+/// the 0.11 dialect's `base64decode`.
+pub(crate) fn base64_decode(src: &[u8]) -> Result<Vec<u8>, usize> {
+    encoding::base64_decode(src)
+}
+
+/// A JSON string as Go's `encoding/json` before 1.22 writes it, for the
+/// 0.11 dialect's `jsonencode`.
+pub(crate) fn push_go_json_string(out: &mut String, s: &str) {
+    encoding::push_json_string(out, s, encoding::ControlEscapes::Unicode)
+}
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -18,7 +18,7 @@ pub(super) fn functions() -> Vec<Function> {
     ]
 }
 
-const NO_USER_HOME: &str = "cannot expand user-specific home dir";
+pub(crate) const NO_USER_HOME: &str = "cannot expand user-specific home dir";
 const NO_HOME: &str = "blank output when reading home directory";
 
 /// A function of one path string with a string result.
@@ -64,7 +64,7 @@ pub(crate) fn clean(path: &str) -> String {
 }
 
 /// Go's `filepath.Base`: the last element, trailing slashes removed.
-fn base(path: &str) -> String {
+pub(crate) fn base(path: &str) -> String {
     if path.is_empty() {
         return ".".to_string();
     }
@@ -79,7 +79,7 @@ fn base(path: &str) -> String {
 }
 
 /// Go's `filepath.Dir`: all but the last element, cleaned.
-fn dir(path: &str) -> String {
+pub(crate) fn dir(path: &str) -> String {
     let end = path.rfind('/').map_or(0, |i| i + 1);
     clean(&path[..end])
 }

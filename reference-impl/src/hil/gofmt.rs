@@ -1,0 +1,536 @@
+//! Go's `fmt.Sprintf` for the values HIL functions receive (`format`,
+//! `formatlist`): strings, ints, floats, bools, lists and maps of
+//! `ast.Variable`. Covers the flags `+ - # 0` and space, widths,
+//! precisions (also `*`), the verbs for each kind, and Go's in-band
+//! error texts (`%!d(string=x)`, `%!v(MISSING)`, `%!(EXTRA ...)`,
+//! `%!(NOVERB)`). Explicit argument indexes (`%[1]d`) are not modelled.
+
+use std::collections::BTreeMap;
+
+use super::convert::format_float;
+use super::value::Val;
+use crate::goquote::go_quote;
+
+#[derive(Default, Clone, Copy)]
+struct Flags {
+    plus: bool,
+    minus: bool,
+    sharp: bool,
+    zero: bool,
+    space: bool,
+    width: Option<usize>,
+    prec: Option<usize>,
+}
+
+/// Go's `tooLarge`: widths and precisions stop at a million.
+const TOO_LARGE: i64 = 1_000_000;
+
+/// `fmt.Sprintf(format, args...)`, following `pp.doPrintf`.
+pub fn sprintf(format: &str, args: &[Val]) -> String {
+    let f = format.as_bytes();
+    let end = f.len();
+    let mut out = String::new();
+    let mut arg_num = 0usize;
+    let mut reordered = false;
+    let mut i = 0;
+    while i < end {
+        let last = i;
+        while i < end && f[i] != b'%' {
+            i += 1;
+        }
+        out.push_str(&format[last..i]);
+        if i >= end {
+            break;
+        }
+        i += 1;
+        let mut fl = Flags::default();
+        while i < end {
+            match f[i] {
+                b'#' => fl.sharp = true,
+                b'0' => fl.zero = !fl.minus,
+                b'+' => fl.plus = true,
+                b'-' => {
+                    fl.minus = true;
+                    fl.zero = false;
+                }
+                b' ' => fl.space = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        let mut good_arg_num = true;
+        let mut after_index;
+        (arg_num, i, after_index) =
+            arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
+        if i < end && f[i] == b'*' {
+            i += 1;
+            let (w, ok, next) = int_from_arg(args, arg_num);
+            arg_num = next;
+            if !ok {
+                out.push_str("%!(BADWIDTH)");
+            }
+            if w < 0 {
+                fl.minus = true;
+                fl.zero = false;
+            }
+            fl.width = ok.then_some(w.unsigned_abs() as usize);
+            after_index = false;
+        } else {
+            let (w, present, next) = parse_num(f, i, end);
+            i = next;
+            fl.width = present.then_some(w as usize);
+            if after_index && present {
+                good_arg_num = false;
+            }
+        }
+        if i + 1 < end && f[i] == b'.' {
+            i += 1;
+            if after_index {
+                good_arg_num = false;
+            }
+            (arg_num, i, after_index) =
+                arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
+            if i < end && f[i] == b'*' {
+                i += 1;
+                let (p, ok, next) = int_from_arg(args, arg_num);
+                arg_num = next;
+                let ok = ok && p >= 0;
+                if !ok {
+                    out.push_str("%!(BADPREC)");
+                }
+                fl.prec = ok.then_some(p as usize);
+                after_index = false;
+            } else {
+                let (p, present, next) = parse_num(f, i, end);
+                i = next;
+                fl.prec = Some(if present { p as usize } else { 0 });
+            }
+        }
+        if !after_index {
+            (arg_num, i, _) =
+                arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
+        }
+        if i >= end {
+            out.push_str("%!(NOVERB)");
+            break;
+        }
+        let verb = format[i..].chars().next().unwrap_or('\u{fffd}');
+        i += verb.len_utf8();
+        if verb == '%' {
+            out.push('%');
+        } else if !good_arg_num {
+            out.push_str(&format!("%!{verb}(BADINDEX)"));
+        } else if arg_num >= args.len() {
+            out.push_str(&format!("%!{verb}(MISSING)"));
+        } else {
+            format_arg(&mut out, verb, fl, &args[arg_num]);
+            arg_num += 1;
+        }
+    }
+    if !reordered && arg_num < args.len() {
+        out.push_str("%!(EXTRA ");
+        let extra: Vec<String> = args[arg_num..]
+            .iter()
+            .map(|a| format!("{}={}", a.go_type(), plain(a)))
+            .collect();
+        out.push_str(&extra.join(", "));
+        out.push(')');
+    }
+    out
+}
+
+/// Go's `parsenum`: digits from `start`; (number, whether any, next index).
+fn parse_num(f: &[u8], start: usize, end: usize) -> (i64, bool, usize) {
+    if start >= end {
+        return (0, false, end);
+    }
+    let (mut num, mut any, mut i) = (0i64, false, start);
+    while i < end && f[i].is_ascii_digit() {
+        if num > TOO_LARGE {
+            return (0, false, end);
+        }
+        num = num * 10 + i64::from(f[i] - b'0');
+        any = true;
+        i += 1;
+    }
+    (num, any, i)
+}
+
+/// Go's `argNumber`: an explicit `[n]` argument index.
+fn arg_number(
+    arg_num: usize,
+    f: &[u8],
+    i: usize,
+    num_args: usize,
+    reordered: &mut bool,
+    good: &mut bool,
+) -> (usize, usize, bool) {
+    if f.len() <= i || f[i] != b'[' {
+        return (arg_num, i, false);
+    }
+    *reordered = true;
+    let rest = &f[i..];
+    let parsed = if rest.len() < 3 {
+        (0, 1, false)
+    } else {
+        match rest.iter().position(|&b| b == b']') {
+            Some(close) => {
+                let (n, ok, next) = parse_num(rest, 1, close);
+                if !ok || next != close {
+                    (0, close + 1, false)
+                } else {
+                    (n - 1, close + 1, true)
+                }
+            }
+            None => (0, 1, false),
+        }
+    };
+    let (index, width, ok) = parsed;
+    if ok && index >= 0 && (index as usize) < num_args {
+        return (index as usize, i + width, true);
+    }
+    *good = false;
+    (arg_num, i + width, ok)
+}
+
+/// Go's `intFromArg`: an int argument for `*`; (value, ok, next index).
+fn int_from_arg(args: &[Val], arg_num: usize) -> (i64, bool, usize) {
+    match args.get(arg_num) {
+        Some(Val::Int(n)) if (-TOO_LARGE..=TOO_LARGE).contains(n) => (*n, true, arg_num + 1),
+        Some(_) => (0, false, arg_num + 1),
+        None => (0, false, arg_num),
+    }
+}
+
+/// `%v` of a value.
+fn plain(v: &Val) -> String {
+    let mut s = String::new();
+    format_arg(&mut s, 'v', Flags::default(), v);
+    s
+}
+
+/// `ast.Variable.String`: `{Variable (TypeString): a}`.
+fn variable_string(v: &Val) -> String {
+    format!("{{Variable ({}): {}}}", v.ty().name(), plus_v(v))
+}
+
+/// `%+v` of the Go value inside a variable.
+fn plus_v(v: &Val) -> String {
+    match v {
+        Val::List(items) => list_string(items),
+        Val::Map(items) => map_string(items),
+        other => plain(other),
+    }
+}
+
+fn list_string(items: &[Val]) -> String {
+    let parts: Vec<String> = items.iter().map(variable_string).collect();
+    format!("[{}]", parts.join(" "))
+}
+
+fn map_string(items: &BTreeMap<String, Val>) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|(k, v)| format!("{k}:{}", variable_string(v)))
+        .collect();
+    format!("map[{}]", parts.join(" "))
+}
+
+fn bad_verb(out: &mut String, verb: char, arg: &Val) {
+    out.push_str(&format!("%!{verb}({}={})", arg.go_type(), plain(arg)));
+}
+
+fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
+    // `%+v` and `%#v` move the flag into the verb's own mode (Go's plusV
+    // and sharpV): no sign, no alternate form.
+    let f = if verb == 'v' {
+        Flags { plus: false, ..f }
+    } else {
+        f
+    };
+    match arg {
+        Val::Str(s) => match verb {
+            'v' if f.sharp => pad(out, f, &go_quote(s)),
+            'v' | 's' => pad(out, f, &truncate(s, f.prec)),
+            'q' => pad(out, f, &quote_verb(&truncate(s, f.prec), f)),
+            'x' | 'X' => pad(out, f, &hex_bytes(truncate(s, f.prec).as_bytes(), verb, f)),
+            _ => bad_verb(out, verb, arg),
+        },
+        Val::Bool(b) => match verb {
+            'v' | 't' => pad(out, f, if *b { "true" } else { "false" }),
+            _ => bad_verb(out, verb, arg),
+        },
+        Val::Int(i) => format_int(out, verb, f, *i, arg),
+        Val::Float(x) => format_float_verb(out, verb, f, *x, arg),
+        Val::List(items) => match verb {
+            'v' | 's' => pad(out, f, &list_string(items)),
+            _ => out.push_str(&list_fields(items, verb)),
+        },
+        Val::Map(items) => match verb {
+            'v' | 's' => pad(out, f, &map_string(items)),
+            _ => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|(k, v)| {
+                        let mut key = String::new();
+                        format_arg(&mut key, verb, Flags::default(), &Val::Str(k.clone()));
+                        format!("{key}:{}", variable_fields(v, verb))
+                    })
+                    .collect();
+                out.push_str(&format!("map[{}]", parts.join(" ")));
+            }
+        },
+    }
+}
+
+/// A list printed with a verb other than `%v` and `%s`: Go prints each
+/// `ast.Variable` through its `String` method for `%x`, `%X` and `%q`, and
+/// field by field (`{VALUE TYPE}`) otherwise.
+fn list_fields(items: &[Val], verb: char) -> String {
+    let parts: Vec<String> = items.iter().map(|v| variable_fields(v, verb)).collect();
+    format!("[{}]", parts.join(" "))
+}
+
+fn variable_fields(v: &Val, verb: char) -> String {
+    let mut out = String::new();
+    if matches!(verb, 'x' | 'X' | 'q') {
+        format_arg(
+            &mut out,
+            verb,
+            Flags::default(),
+            &Val::Str(variable_string(v)),
+        );
+        return out;
+    }
+    match v {
+        Val::List(items) => out.push_str(&list_fields(items, verb)),
+        other => format_arg(&mut out, verb, Flags::default(), other),
+    }
+    let code: i64 = match v.ty() {
+        super::value::Ty::Any => 2,
+        super::value::Ty::Bool => 4,
+        super::value::Ty::Str => 8,
+        super::value::Ty::Int => 16,
+        super::value::Ty::Float => 32,
+        super::value::Ty::List => 64,
+        super::value::Ty::Map => 128,
+    };
+    let mut ty = String::new();
+    format_arg(&mut ty, verb, Flags::default(), &Val::Int(code));
+    format!("{{{out} {}}}", ty.replace("(int=", "(ast.Type="))
+}
+
+/// `%q` of a string: back-quoted with `#` when Go's `CanBackquote`
+/// allows, ASCII-only with `+` (`QuoteToASCII`).
+fn quote_verb(s: &str, f: Flags) -> String {
+    let can_backquote = s
+        .chars()
+        .all(|c| c != '`' && c != '\u{feff}' && (c == '\t' || !c.is_control()));
+    if f.sharp && can_backquote {
+        return format!("`{s}`");
+    }
+    let quoted = go_quote(s);
+    if !f.plus {
+        return quoted;
+    }
+    let mut ascii = String::with_capacity(quoted.len());
+    for c in quoted.chars() {
+        match c as u32 {
+            0..=0x7f => ascii.push(c),
+            n @ 0x80..=0xffff => ascii.push_str(&format!("\\u{n:04x}")),
+            n => ascii.push_str(&format!("\\U{n:08x}")),
+        }
+    }
+    ascii
+}
+
+fn truncate(s: &str, prec: Option<usize>) -> String {
+    match prec {
+        Some(p) => s.chars().take(p).collect(),
+        None => s.to_string(),
+    }
+}
+
+fn hex_bytes(b: &[u8], verb: char, f: Flags) -> String {
+    let digits = if verb == 'x' {
+        b"0123456789abcdef"
+    } else {
+        b"0123456789ABCDEF"
+    };
+    let mut s = String::new();
+    for (i, byte) in b.iter().enumerate() {
+        if f.space && i > 0 {
+            s.push(' ');
+        }
+        if f.sharp && (f.space || i == 0) {
+            s.push_str(if verb == 'x' { "0x" } else { "0X" });
+        }
+        s.push(char::from(digits[usize::from(byte >> 4)]));
+        s.push(char::from(digits[usize::from(byte & 15)]));
+    }
+    s
+}
+
+/// Pads to the width with spaces (or zeros with the `0` flag), on the left
+/// unless the `-` flag is set.
+fn pad(out: &mut String, f: Flags, s: &str) {
+    let n = s.chars().count();
+    let width = f.width.unwrap_or(0);
+    if n >= width {
+        out.push_str(s);
+        return;
+    }
+    let fill = width - n;
+    if f.minus {
+        out.push_str(s);
+        out.extend(std::iter::repeat_n(' ', fill));
+    } else {
+        let c = if f.zero { '0' } else { ' ' };
+        out.extend(std::iter::repeat_n(c, fill));
+        out.push_str(s);
+    }
+}
+
+/// Pads a number: zero padding goes after the sign.
+fn pad_number(out: &mut String, f: Flags, sign: &str, body: &str) {
+    let width = f.width.unwrap_or(0);
+    let n = sign.chars().count() + body.chars().count();
+    if f.zero && !f.minus && n < width {
+        out.push_str(sign);
+        out.extend(std::iter::repeat_n('0', width - n));
+        out.push_str(body);
+        return;
+    }
+    pad(out, Flags { zero: false, ..f }, &format!("{sign}{body}"));
+}
+
+fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
+    let (base, upper) = match verb {
+        'd' | 'v' => (10, false),
+        'b' => (2, false),
+        'o' => (8, false),
+        'x' => (16, false),
+        'X' => (16, true),
+        'c' => {
+            let c = u32::try_from(i)
+                .ok()
+                .and_then(char::from_u32)
+                .unwrap_or('\u{fffd}');
+            pad(out, f, &c.to_string());
+            return;
+        }
+        'q' => {
+            let c = u32::try_from(i)
+                .ok()
+                .and_then(char::from_u32)
+                .unwrap_or('\u{fffd}');
+            let q = go_quote(&c.to_string());
+            pad(
+                out,
+                f,
+                &format!("'{}'", &q[1..q.len() - 1].replace("\\\"", "\"")),
+            );
+            return;
+        }
+        'U' => {
+            let mut s = format!("U+{:04X}", i);
+            if f.sharp {
+                if let Some(c) = u32::try_from(i).ok().and_then(char::from_u32) {
+                    s.push_str(&format!(" '{c}'"));
+                }
+            }
+            pad(out, f, &s);
+            return;
+        }
+        _ => {
+            bad_verb(out, verb, arg);
+            return;
+        }
+    };
+    let mag = i.unsigned_abs();
+    let mut body = match base {
+        2 => format!("{mag:b}"),
+        8 => format!("{mag:o}"),
+        16 if upper => format!("{mag:X}"),
+        16 => format!("{mag:x}"),
+        _ => mag.to_string(),
+    };
+    let mut f = f;
+    if let Some(p) = f.prec {
+        f.zero = false;
+        if p == 0 && mag == 0 {
+            body.clear();
+        }
+        while body.len() < p {
+            body.insert(0, '0');
+        }
+    }
+    if f.sharp {
+        match base {
+            8 if !body.starts_with('0') => body.insert(0, '0'),
+            16 => body.insert_str(0, if upper { "0X" } else { "0x" }),
+            _ => {}
+        }
+    }
+    let sign = if i < 0 {
+        "-"
+    } else if f.plus {
+        "+"
+    } else if f.space {
+        " "
+    } else {
+        ""
+    };
+    pad_number(out, f, sign, &body);
+}
+
+fn format_float_verb(out: &mut String, verb: char, f: Flags, x: f64, arg: &Val) {
+    let prec = f.prec.map(|p| p as i64);
+    let (fmt, prec) = match verb {
+        'v' | 'g' => ('g', prec.unwrap_or(-1)),
+        'G' => ('G', prec.unwrap_or(-1)),
+        'e' => ('e', prec.unwrap_or(6)),
+        'E' => ('E', prec.unwrap_or(6)),
+        'f' | 'F' => ('f', prec.unwrap_or(6)),
+        _ => {
+            bad_verb(out, verb, arg);
+            return;
+        }
+    };
+    let lower = fmt.to_ascii_lowercase();
+    let mut text = format_float(x, lower, prec);
+    if fmt.is_ascii_uppercase() {
+        text = text.to_uppercase();
+    }
+    let (sign, body) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest.to_string()),
+        None => match text.strip_prefix('+') {
+            Some(rest) => ("+", rest.to_string()),
+            None => ("", text.clone()),
+        },
+    };
+    let sign = if sign.is_empty() {
+        if f.plus {
+            "+"
+        } else if f.space {
+            " "
+        } else {
+            ""
+        }
+    } else if sign == "+" && !f.plus {
+        // Go prints +Inf only with the plus flag.
+        if f.space {
+            " "
+        } else {
+            ""
+        }
+    } else {
+        sign
+    };
+    let f = if x.is_finite() {
+        f
+    } else {
+        Flags { zero: false, ..f }
+    };
+    pad_number(out, f, sign, &body);
+}
