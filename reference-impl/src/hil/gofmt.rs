@@ -236,8 +236,21 @@ fn map_string(items: &BTreeMap<String, Val>) -> String {
     format!("map[{}]", parts.join(" "))
 }
 
-fn bad_verb(out: &mut String, verb: char, arg: &Val) {
-    out.push_str(&format!("%!{verb}({}={})", arg.go_type(), plain(arg)));
+/// Go's `badVerb`: the argument is printed as `%v` under the flags given
+/// (`%05d` of "5" is `%!d(string=00005)`), `+` and `#` staying plain flags
+/// rather than becoming `%+v` and `%#v`: for each kind of value that is the
+/// verb `%v` stands for.
+fn bad_verb(out: &mut String, verb: char, f: Flags, arg: &Val) {
+    out.push_str(&format!("%!{verb}({}=", arg.go_type()));
+    let as_v = match arg {
+        Val::Str(_) => 's',
+        Val::Int(_) => 'd',
+        Val::Float(_) => 'g',
+        Val::Bool(_) => 't',
+        _ => 'v',
+    };
+    format_arg(out, as_v, f, arg);
+    out.push(')');
 }
 
 fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
@@ -254,11 +267,11 @@ fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
             'v' | 's' => pad(out, f, &truncate(s, f.prec)),
             'q' => pad(out, f, &quote_verb(&truncate(s, f.prec), f)),
             'x' | 'X' => pad(out, f, &hex_bytes(truncate(s, f.prec).as_bytes(), verb, f)),
-            _ => bad_verb(out, verb, arg),
+            _ => bad_verb(out, verb, f, arg),
         },
         Val::Bool(b) => match verb {
             'v' | 't' => pad(out, f, if *b { "true" } else { "false" }),
-            _ => bad_verb(out, verb, arg),
+            _ => bad_verb(out, verb, f, arg),
         },
         Val::Int(i) => format_int(out, verb, f, *i, arg),
         Val::Float(x) => format_float_verb(out, verb, f, *x, arg),
@@ -443,7 +456,7 @@ fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
             return;
         }
         _ => {
-            bad_verb(out, verb, arg);
+            bad_verb(out, verb, f, arg);
             return;
         }
     };
@@ -493,7 +506,7 @@ fn format_float_verb(out: &mut String, verb: char, f: Flags, x: f64, arg: &Val) 
         'E' => ('E', prec.unwrap_or(6)),
         'f' | 'F' => ('f', prec.unwrap_or(6)),
         _ => {
-            bad_verb(out, verb, arg);
+            bad_verb(out, verb, f, arg);
             return;
         }
     };
