@@ -8,7 +8,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 venv="$here/.venv"
 . "$here/../shared/venv.sh"
 install_venv "$here"
-version=$(CHECKPOINT_DISABLE=1 "$venv/lib/terraform" version | head -n 1)
+# The whole output is read (Terraform 0.11 prints more lines after the
+# version; cutting the pipe early would kill it with SIGPIPE under pipefail).
+out=$(CHECKPOINT_DISABLE=1 "$venv/lib/terraform" version)
+version=${out%%$'\n'*}
 [ "$version" = "Terraform v0.11.11" ] || { echo "setup.sh: unexpected $version" >&2; exit 1; }
 
 # The launcher where hclspec looks for this oracle.
