@@ -320,6 +320,10 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
                 at_line_start = false;
                 continue;
             }
+            // In a flow collection `?` is the key indicator whatever
+            // follows it (libyaml and go-yaml alike): a token starts right
+            // after it, so `[?!,` holds the tag `!,`.
+            b'?' if flow > 0 && token_start => after_token = true,
             // Indicators followed by a blank: a sequence entry, a key, a
             // value.
             b'-' | b'?' | b':'
