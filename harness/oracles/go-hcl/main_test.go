@@ -55,6 +55,15 @@ func TestHandleLine(t *testing.T) {
 			`{"id":"dynnull","result":{"type":["tuple",["dynamic"]],"value":[null]}}`,
 		},
 		{
+			// Another dialect is not read as HCL2, even where it would parse.
+			`{"id":"hil","kind":"expression","source":"1 + 2","dialect":"hil-0.11"}`,
+			`{"id":"hil","unsupported":"the hil-0.11 dialect (this oracle is HCL 2.14)"}`,
+		},
+		{
+			`{"id":"hcl2","kind":"expression","source":"1 + 2","dialect":"hcl2"}`,
+			`{"id":"hcl2","result":{"type":"number","value":3}}`,
+		},
+		{
 			`{"id":"parse","kind":"expression","source":"1 +"}`,
 			`{"id":"parse","error":{"phase":"parse","summary":"Missing expression","detail":"Expected the start of an expression, but found the end of the file.","range":{"start":{"line":1,"column":4,"byte":3},"end":{"line":1,"column":4,"byte":3}}}}`,
 		},

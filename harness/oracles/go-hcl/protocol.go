@@ -111,6 +111,17 @@ func (ev *evaluator) handleLine(line []byte) *response {
 	if !ok {
 		return requestError(nil, "request has no id")
 	}
+	// Only HCL2 is spoken here: another dialect (Terraform 0.11's
+	// "hil-0.11") is not evaluated as if it were HCL2.
+	if raw, ok := fields["dialect"]; ok && !isJSONNull(raw) {
+		var dialect string
+		if err := json.Unmarshal(raw, &dialect); err != nil {
+			return requestError(id, "invalid dialect: "+err.Error())
+		}
+		if dialect != "hcl2" {
+			return &response{ID: id, Unsupported: "the " + dialect + " dialect (this oracle is HCL 2.14)"}
+		}
+	}
 	req, err := decodeRequest(fields)
 	if err != nil {
 		return requestError(id, err.Error())
