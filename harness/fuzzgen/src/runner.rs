@@ -237,15 +237,20 @@ impl Runner {
                     hcl_version: Some(version),
                     ..Default::default()
                 };
-                self.stats.cases += 1;
-                if let Some(d) = self.recheck(Target::Parse, &req) {
-                    self.on_divergence(Target::Parse, d, &req);
-                } else {
-                    self.stats.same += 1;
-                }
+                self.check_case(Target::Parse, &req);
             }
         }
         self.flush_stats();
+    }
+
+    /// One case through the reference's own checks: a divergence is
+    /// triaged, anything else counts as agreeing.
+    fn check_case(&mut self, target: Target, req: &Request) {
+        self.stats.cases += 1;
+        match self.recheck(target, req) {
+            Some(d) => self.on_divergence(target, d, req),
+            None => self.stats.same += 1,
+        }
     }
 
     /// `hil`: any bytes as a Terraform 0.11 string and as the inside of
@@ -265,12 +270,7 @@ impl Runner {
                 dialect: Dialect::Hil011,
                 ..Default::default()
             };
-            self.stats.cases += 1;
-            if let Some(d) = self.recheck(Target::Parse, &req) {
-                self.on_divergence(Target::Parse, d, &req);
-            } else {
-                self.stats.same += 1;
-            }
+            self.check_case(Target::Parse, &req);
         }
         self.flush_stats();
     }
@@ -285,11 +285,7 @@ impl Runner {
                 self.stats.skipped += 1;
                 continue;
             }
-            self.stats.cases += 1;
-            match self.recheck(Target::Eval, req) {
-                Some(d) => self.on_divergence(Target::Eval, d, req),
-                None => self.stats.same += 1,
-            }
+            self.check_case(Target::Eval, req);
         }
         self.flush_stats();
     }
