@@ -30,10 +30,11 @@ thread_local! {
 /// type is "string required, but have tuple", where go-cty 1.12 says
 /// "string required". Conversions are made deep inside functions that know
 /// no profile, so the evaluations of a profile run inside this. Outside
-/// any, messages are go-cty 1.12's.
+/// any, messages are go-cty 1.12's. The profile's Unicode tables
+/// ([`crate::text::with_unicode`]) apply inside it too.
 pub fn with_messages_of<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
     let saved = NAME_BOTH_TYPES.with(|c| c.replace(version == HclVersion::V2_24));
-    let result = f();
+    let result = crate::text::with_unicode(version.unicode(), f);
     NAME_BOTH_TYPES.with(|c| c.set(saved));
     result
 }

@@ -40,6 +40,18 @@ pub enum HclVersion {
     V2_24,
 }
 
+impl HclVersion {
+    /// The Unicode version of the profile's text functions, columns and
+    /// regular expressions: 13.0.0 for HCL 2.14.1 as built with Go 1.19 and
+    /// go-textseg v13, 15.0.0 for Terraform 1.15 (Go 1.25, go-textseg v15).
+    pub fn unicode(self) -> text::UnicodeVersion {
+        match self {
+            HclVersion::V2_14 => text::UnicodeVersion::V13,
+            HclVersion::V2_24 => text::UnicodeVersion::V15,
+        }
+    }
+}
+
 pub mod eval;
 pub mod functions;
 pub mod hil;

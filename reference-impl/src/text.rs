@@ -6,22 +6,75 @@
 //!
 //! The tables are data generated from the Go sources (see
 //! `tools/gen-unicode`), so that results follow Go's Unicode version rather
-//! than the Rust standard library's or another crate's.
+//! than the Rust standard library's or another crate's. There are two sets,
+//! one per profile: Unicode 13.0.0 (Go 1.19 and go-textseg v13, as HCL
+//! 2.14.1 and go-cty 1.12.1 are built) and Unicode 15.0.0 (Go 1.21 and
+//! later and go-textseg v15, as Terraform 1.15 is built). Which one applies
+//! is set per thread by [`with_unicode`]; outside it, Unicode 13.0.0.
+//! `upper("\U00010597")` (a Vithkuqi letter, new in Unicode 14) is itself
+//! at Unicode 13 and U+10570 at 15.
 
 mod case;
 mod case_table;
+mod case_table_15;
 mod grapheme;
 mod grapheme_split;
 mod grapheme_table;
+mod grapheme_table_15;
 pub(crate) mod property_table;
+pub(crate) mod property_table_15;
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 pub(crate) use case::{simple_case, simple_fold, to_title};
 pub(crate) use grapheme::count as grapheme_count;
 pub(crate) use grapheme_split::clusters as grapheme_clusters;
+
+/// The Unicode version of the tables the text functions use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnicodeVersion {
+    /// Unicode 13.0.0: Go 1.19's `unicode` and go-textseg v13 (HCL 2.14.1).
+    V13,
+    /// Unicode 15.0.0: Go 1.21 and later, go-textseg v15 (Terraform 1.15).
+    V15,
+}
+
+thread_local! {
+    static UNICODE: Cell<UnicodeVersion> = const { Cell::new(UnicodeVersion::V13) };
+}
+
+/// Runs `f` with the tables of `version` on this thread.
+pub fn with_unicode<R>(version: UnicodeVersion, f: impl FnOnce() -> R) -> R {
+    let saved = UNICODE.with(|v| v.replace(version));
+    let result = f();
+    UNICODE.with(|v| v.set(saved));
+    result
+}
+
+/// The Unicode version in effect on this thread.
+pub(crate) fn unicode_version() -> UnicodeVersion {
+    UNICODE.with(Cell::get)
+}
+
+/// Go's `regexp` tables of one Unicode version: categories, scripts, and
+/// the characters case folding adds to each, by name.
+pub(crate) struct PropertyTables {
+    pub(crate) categories: &'static [(&'static str, property_table::Table)],
+    pub(crate) scripts: &'static [(&'static str, property_table::Table)],
+    pub(crate) fold_category: &'static [(&'static str, property_table::Table)],
+    pub(crate) fold_script: &'static [(&'static str, property_table::Table)],
+}
+
+/// Go's `regexp` tables at the Unicode version in effect.
+pub(crate) fn property_tables() -> PropertyTables {
+    match unicode_version() {
+        UnicodeVersion::V13 => property_table::TABLES,
+        UnicodeVersion::V15 => property_table_15::TABLES,
+    }
+}
 
 /// `cty.NormalizeString`: Unicode NFC.
 pub fn normalize_string(s: String) -> String {

@@ -13,16 +13,32 @@
 //     not shipped, so each code point's class is read off the scanner
 //     itself: how it groups the code point with a few known neighbours.
 //
+// Those are the Unicode 13 tables of the HCL 2.14 profile (Go 1.19 and
+// go-textseg v13). With -ucd13 and -ucd15 it writes the Unicode 15 tables
+// of the HCL 2.24 profile instead (Go 1.21 and later, as Terraform 1.15 is
+// built with, and go-textseg v15), as *_table_15.rs: the case and property
+// tables from the running toolchain's `unicode` package, which must be at
+// Unicode 15.0.0; the grapheme table from the Unicode Character Database
+// 15.0.0's Grapheme_Cluster_Break and Extended_Pictographic properties
+// (tools/gen-unicode/gcb.mjs prints them). go-textseg v15 is the same Ragel
+// grammar as v13 compiled over those Unicode 15 properties, so a class is
+// read off the database by the rules that map the database's classes to
+// the v13 scanner's ones; those rules are checked first: applied to the
+// Unicode 13 database, they must give every code point the class the v13
+// scanner shows, or nothing is written.
+//
 // Run it through scripts/gen-unicode, which sets up the Go path.
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -30,14 +46,41 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen-unicode <reference-impl/src/text>")
+	ucd13 := flag.String("ucd13", "", "Unicode 13.0.0's grapheme classes (gcb.mjs output)")
+	ucd15 := flag.String("ucd15", "", "Unicode 15.0.0's grapheme classes (gcb.mjs output)")
+	flag.Parse()
+	if flag.NArg() != 1 || (*ucd13 == "") != (*ucd15 == "") {
+		fmt.Fprintln(os.Stderr, "usage: gen-unicode [-ucd13 FILE -ucd15 FILE] <reference-impl/src/text>")
 		os.Exit(2)
 	}
-	dir := os.Args[1]
-	write(filepath.Join(dir, "case_table.rs"), caseTable)
-	write(filepath.Join(dir, "property_table.rs"), propertyTable)
-	write(filepath.Join(dir, "grapheme_table.rs"), graphemeTable)
+	dir := flag.Arg(0)
+	if *ucd15 == "" {
+		write(filepath.Join(dir, "case_table.rs"), caseTable)
+		write(filepath.Join(dir, "property_table.rs"), propertyTable)
+		write(filepath.Join(dir, "grapheme_table.rs"), graphemeTable)
+		return
+	}
+	if unicode.Version != "15.0.0" {
+		fail(fmt.Errorf("the Unicode 15 tables need a Go whose unicode package is at 15.0.0, not %s (%s)",
+			unicode.Version, runtime.Version()))
+	}
+	checkDatabaseClasses(readDatabase(*ucd13))
+	classes15 := readDatabase(*ucd15)
+	write(filepath.Join(dir, "case_table_15.rs"), caseTable)
+	write(filepath.Join(dir, "property_table_15.rs"), propertyTable125)
+	write(filepath.Join(dir, "grapheme_table_15.rs"), func(w *bufio.Writer) {
+		header(w, "the Unicode Character Database 15.0.0 (npm @unicode/unicode-15.0.0)")
+		fmt.Fprint(w, `//! Grapheme classes as go-textseg v15's scanner (which HCL 2.24's columns
+//! and go-cty's string functions count with) assigns them: Unicode
+//! 15.0.0's Grapheme_Cluster_Break and Extended_Pictographic properties,
+//! mapped to the scanner's classes by the rules that give go-textseg v13's
+//! classes from Unicode 13.0.0 (the generator checks them). Extend and
+//! SpacingMark are one class; U+FFFD counts as a control character.
+//! Hangul syllables (LV and LVT) are computed instead of listed, and
+//! characters not listed are of class Other.
+`)
+		rangesTable(w, classes15)
+	})
 }
 
 func write(path string, body func(w *bufio.Writer)) {
@@ -65,8 +108,14 @@ func header(w *bufio.Writer, source string) {
 	fmt.Fprintf(w, "// %s.\n// Do not edit; run the generator again.\n\n", source)
 }
 
+// goUnicode names the source of the case and property tables by Go's minor
+// version, so that a toolchain's patch release does not change them.
 func goUnicode() string {
-	return fmt.Sprintf("%s's unicode package (Unicode %s)", runtime.Version(), unicode.Version)
+	version := runtime.Version()
+	if parts := strings.SplitN(version, ".", 3); len(parts) == 3 {
+		version = parts[0] + "." + parts[1]
+	}
+	return fmt.Sprintf("%s's unicode package (Unicode %s)", version, unicode.Version)
 }
 
 // caseTable writes unicode.CaseRanges and the case orbits.
@@ -129,10 +178,89 @@ func propertyTable(w *bufio.Writer) {
 /// A range table: %s ranges, sorted.
 pub(crate) type Table = &'static [(u32, u32, u32)];
 `, unicode.Version, "`regexp`", "`\\p{..}`", "`(first, last, stride)`")
-	tables(w, "Categories", "CATEGORIES", unicode.Categories)
+	propertyTables(w, unicode.Categories)
+}
+
+// propertyTables writes the category tables given and Go's script and fold
+// tables, then the constant that holds all four.
+func propertyTables(w *bufio.Writer, categories map[string]*unicode.RangeTable) {
+	tables(w, "Categories", "CATEGORIES", categories)
 	tables(w, "Scripts", "SCRIPTS", unicode.Scripts)
 	tables(w, "FoldCategory", "FOLD_CATEGORY", unicode.FoldCategory)
 	tables(w, "FoldScript", "FOLD_SCRIPT", unicode.FoldScript)
+	fmt.Fprintf(w, `
+/// The four tables together.
+pub(crate) const TABLES: super::PropertyTables = super::PropertyTables {
+    categories: CATEGORIES,
+    scripts: SCRIPTS,
+    fold_category: FOLD_CATEGORY,
+    fold_script: FOLD_SCRIPT,
+};
+`)
+}
+
+// propertyTable125 writes the tables Go 1.25's regexp uses: Go 1.25 added
+// the categories Cn (unassigned) and LC (cased letters) to the unicode
+// package and counts Cn in C. The running toolchain (Go 1.21 or later, at
+// the same Unicode 15.0.0) has neither, so they are made from its tables.
+func propertyTable125(w *bufio.Writer) {
+	header(w, goUnicode()+", with Go 1.25's Cn, LC and C")
+	fmt.Fprintf(w, `//! Go's Unicode %s category and script tables as Go 1.25's %s
+//! (and so Terraform 1.15's regular expression functions) uses them for
+//! %s classes, with the extra characters case folding adds to them:
+//! Go 1.25's category Cn holds the code points no other category holds, LC
+//! is Lu, Ll and Lt, and C includes Cn.
+
+/// A range table: %s ranges, sorted.
+pub(crate) type Table = &'static [(u32, u32, u32)];
+`, unicode.Version, "`regexp`", "`\\p{..}`", "`(first, last, stride)`")
+	categories := map[string]*unicode.RangeTable{}
+	assigned := make([]bool, unicode.MaxRune+1)
+	for name, t := range unicode.Categories {
+		categories[name] = t
+		if len(name) == 2 {
+			for c := rune(0); c <= unicode.MaxRune; c++ {
+				if unicode.Is(t, c) {
+					assigned[c] = true
+				}
+			}
+		}
+	}
+	var cn []rune
+	for c := rune(0); c <= unicode.MaxRune; c++ {
+		if !assigned[c] {
+			cn = append(cn, c)
+		}
+	}
+	categories["Cn"] = rangeTable(cn)
+	categories["LC"] = rangeTable(members(unicode.Lu, unicode.Ll, unicode.Lt))
+	categories["C"] = rangeTable(append(members(unicode.C), cn...))
+	propertyTables(w, categories)
+}
+
+// members lists the code points of the tables, in order.
+func members(ts ...*unicode.RangeTable) []rune {
+	var out []rune
+	for c := rune(0); c <= unicode.MaxRune; c++ {
+		if unicode.In(c, ts...) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// rangeTable makes a table of runs of the code points cs.
+func rangeTable(cs []rune) *unicode.RangeTable {
+	sort.Slice(cs, func(i, j int) bool { return cs[i] < cs[j] })
+	t := &unicode.RangeTable{}
+	for _, c := range cs {
+		if n := len(t.R32); n > 0 && rune(t.R32[n-1].Hi)+1 == c {
+			t.R32[n-1].Hi = uint32(c)
+			continue
+		}
+		t.R32 = append(t.R32, unicode.Range32{Lo: uint32(c), Hi: uint32(c), Stride: 1})
+	}
+	return t
 }
 
 func tables(w *bufio.Writer, goName, rustName string, m map[string]*unicode.RangeTable) {
@@ -247,7 +375,14 @@ func graphemeTable(w *bufio.Writer) {
 //! because its grammar treats them alike; U+FFFD counts as a control
 //! character. Hangul syllables (LV and LVT) are computed instead of listed,
 //! and characters not listed are of class Other.
+`)
+	rangesTable(w, class)
+}
 
+// rangesTable writes the class `classOf` gives each code point, as ranges,
+// leaving out Other and the Hangul syllables (computed instead).
+func rangesTable(w *bufio.Writer, classOf func(rune) string) {
+	fmt.Fprintf(w, `
 use super::grapheme::Gcb::{self, *};
 
 /// %s, sorted and disjoint.
@@ -268,7 +403,7 @@ pub(super) const GRAPHEME_RANGES: &[(u32, u32, Gcb)] = &[
 		if c >= 0xAC00 && c <= 0xD7A3 {
 			k = "Other" // syllables are computed, not listed
 		} else {
-			k = class(c)
+			k = classOf(c)
 		}
 		if k == "" {
 			fail(fmt.Errorf("U+%04X fits no grapheme class", c))
@@ -285,4 +420,90 @@ pub(super) const GRAPHEME_RANGES: &[(u32, u32, Gcb)] = &[
 	}
 	flush()
 	fmt.Fprintf(w, "];\n")
+}
+
+// readDatabase reads gcb.mjs's output and returns the scanner class of each
+// code point by the rules that map the database's classes to the
+// scanner's (see databaseClass).
+func readDatabase(path string) func(rune) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fail(err)
+	}
+	gcb := map[rune]string{}
+	pict := map[rune]bool{}
+	for n, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) != 3 {
+			fail(fmt.Errorf("%s:%d: expected CLASS FIRST LAST, got %q", path, n+1, line))
+		}
+		first, err1 := strconv.ParseUint(fields[1], 16, 32)
+		last, err2 := strconv.ParseUint(fields[2], 16, 32)
+		if err1 != nil || err2 != nil || first > last {
+			fail(fmt.Errorf("%s:%d: bad range %q", path, n+1, line))
+		}
+		for c := rune(first); c <= rune(last); c++ {
+			if fields[0] == "Extended_Pictographic" {
+				pict[c] = true
+			} else {
+				gcb[c] = fields[0]
+			}
+		}
+	}
+	return func(c rune) string { return databaseClass(gcb[c], pict[c], c) }
+}
+
+// databaseClass is the scanner class of a code point whose
+// Grapheme_Cluster_Break is gcb ("" for Other).
+func databaseClass(gcb string, pictographic bool, c rune) string {
+	if c == unicode.ReplacementChar {
+		return "Control" // the scanner's class for invalid UTF-8, which U+FFFD shares
+	}
+	switch gcb {
+	case "CR":
+		return "Cr"
+	case "LF":
+		return "Lf"
+	case "Control", "Prepend", "L", "V", "T":
+		return gcb
+	case "Extend", "SpacingMark":
+		return "Extender"
+	case "ZWJ":
+		return "Zwj"
+	case "Regional_Indicator":
+		return "RegionalIndicator"
+	case "LV":
+		return "Lv"
+	case "LVT":
+		return "Lvt"
+	case "":
+		if pictographic {
+			return "ExtendedPictographic"
+		}
+		return "Other"
+	}
+	fail(fmt.Errorf("U+%04X: unknown grapheme class %q", c, gcb))
+	return ""
+}
+
+// checkDatabaseClasses fails unless the database rules give every code
+// point of Unicode 13.0.0 the class go-textseg v13's scanner shows.
+func checkDatabaseClasses(fromDatabase func(rune) string) {
+	var wrong []string
+	for c := rune(0); c <= unicode.MaxRune; c++ {
+		if (c >= 0xD800 && c <= 0xDFFF) || (c >= 0xAC00 && c <= 0xD7A3) {
+			continue
+		}
+		if got, want := fromDatabase(c), class(c); got != want {
+			wrong = append(wrong, fmt.Sprintf("U+%04X: database rules %s, go-textseg v13 %s", c, got, want))
+		}
+	}
+	if len(wrong) > 0 {
+		n := len(wrong)
+		if n > 20 {
+			wrong = append(wrong[:20], fmt.Sprintf("... %d in all", n))
+		}
+		fail(fmt.Errorf("the rules from the database's classes to the scanner's do not hold for Unicode 13:\n%s",
+			strings.Join(wrong, "\n")))
+	}
 }

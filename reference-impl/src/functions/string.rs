@@ -13,7 +13,7 @@ use crate::number::Number;
 use crate::text::{grapheme_clusters as clusters, to_title};
 use crate::types::Type;
 use crate::value::Value;
-use regex::NamedGroups;
+use regex::GoRegexp;
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -32,7 +32,7 @@ pub(super) fn functions() -> Vec<Function> {
         trim_affix("trimprefix", "prefix", |s, x| s.strip_prefix(x)),
         trim_affix("trimsuffix", "suffix", |s, x| s.strip_suffix(x)),
         trimspace(),
-        replace(NamedGroups::PythonOnly),
+        replace(GoRegexp::Go1_19),
     ];
     all.extend(format::functions());
     all.extend(regex::functions());
@@ -43,7 +43,7 @@ pub(super) fn functions() -> Vec<Function> {
 /// syntax, go-cty 1.18's `format` and `formatlist`, and a `startswith`
 /// that knows every string starts with "".
 pub(super) fn terraform_1_15() -> Vec<Function> {
-    let mut all = vec![replace(NamedGroups::PythonAndAngle), startswith_1_15()];
+    let mut all = vec![replace(GoRegexp::Go1_25), startswith_1_15()];
     all.extend(format::terraform_1_15());
     all.extend(regex::terraform_1_15());
     all
@@ -314,7 +314,7 @@ fn trimspace() -> Function {
 /// Terraform's `replace`: a substring wrapped in slashes is a regular
 /// expression, anything else is replaced literally. Mirrors Terraform's
 /// `funcs.ReplaceFunc`.
-fn replace(named: NamedGroups) -> Function {
+fn replace(go: GoRegexp) -> Function {
     Function {
         name: "replace",
         params: vec![
@@ -329,7 +329,7 @@ fn replace(named: NamedGroups) -> Function {
             if search.len() > 1 && search.starts_with('/') && search.ends_with('/') {
                 let pattern = &search[1..search.len() - 1];
                 let replaced =
-                    regex::replace_all(text, pattern, with, named).map_err(CallError::general)?;
+                    regex::replace_all(text, pattern, with, go).map_err(CallError::general)?;
                 return Ok(Value::string(replaced));
             }
             Ok(Value::string(go_replace_all(text, search, with)))

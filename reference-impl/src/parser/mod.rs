@@ -38,6 +38,7 @@ pub(crate) use template::did_you_mean;
 
 use crate::ast::{Body, Expr};
 use crate::error::Error;
+use crate::text::with_unicode;
 use crate::HclVersion;
 
 use cursor::{error, PResult, Parser};
@@ -69,13 +70,13 @@ pub fn parse_template(source: &str) -> Result<Expr, Error> {
 /// HCL 2.14 except for `::`, which 2.14 does not know: there a namespaced
 /// function call (`provider::p::f()`) is a syntax error.
 pub fn parse_expression_as(source: &str, version: HclVersion) -> Result<Expr, Error> {
-    expression_source(source, version).map_err(|e| *e)
+    with_unicode(version.unicode(), || expression_source(source, version)).map_err(|e| *e)
 }
 
 /// `parse_template` as a given HCL version parses it (see
 /// `parse_expression_as`).
 pub fn parse_template_as(source: &str, version: HclVersion) -> Result<Expr, Error> {
-    template_source(source, version).map_err(|e| *e)
+    with_unicode(version.unicode(), || template_source(source, version)).map_err(|e| *e)
 }
 
 fn expression_source(source: &str, version: HclVersion) -> PResult<Expr> {
@@ -107,10 +108,14 @@ fn template_source(source: &str, version: HclVersion) -> PResult<Expr> {
 /// Parses a whole source text as a body of attributes and blocks
 /// (`hclsyntax.ParseConfig`).
 pub fn parse_body_as(source: &str, version: HclVersion) -> Result<Body, Error> {
+    with_unicode(version.unicode(), || body_source(source, version)).map_err(|e| *e)
+}
+
+fn body_source(source: &str, version: HclVersion) -> PResult<Body> {
     let tokens = scan::scan(source, ScanMode::Expression, double_colon(version));
-    lexical::check_invalid_tokens(&tokens).map_err(|e| *e)?;
+    lexical::check_invalid_tokens(&tokens)?;
     let mut parser = Parser::new(tokens);
-    parser.body(TokenKind::Eof).map_err(|e| *e)
+    parser.body(TokenKind::Eof)
 }
 
 /// Whether `::` is a token: namespaced functions arrived after HCL 2.14.

@@ -8,7 +8,21 @@
 //! `SS` in Rust and stays `ß` in Go; U+2C2F (new in Unicode 14) lower-cases
 //! to U+2C5F in Rust and stays itself in Go 1.19 (Unicode 13.0).
 
-use super::case_table::{ALT, CASE_ORBIT, CASE_RANGES};
+use super::case_table::ALT;
+use super::{case_table, case_table_15, unicode_version, UnicodeVersion};
+
+// Both tables mark alternating ranges alike.
+const _: () = assert!(case_table::ALT == case_table_15::ALT);
+
+/// `(CaseRanges, case orbits)` at the Unicode version in effect.
+type Tables = (&'static [(u32, u32, i32, i32, i32)], &'static [(u32, u32)]);
+
+fn tables() -> Tables {
+    match unicode_version() {
+        UnicodeVersion::V13 => (case_table::CASE_RANGES, case_table::CASE_ORBIT),
+        UnicodeVersion::V15 => (case_table_15::CASE_RANGES, case_table_15::CASE_ORBIT),
+    }
+}
 
 /// Which mapping of a `CaseRanges` entry to apply (Go's `UpperCase`,
 /// `LowerCase`, `TitleCase`).
@@ -32,8 +46,9 @@ pub(crate) fn to_title(c: char) -> char {
 /// Go's `unicode.SimpleFold`: the next character in `c`'s case folding
 /// orbit.
 pub(crate) fn simple_fold(c: u32) -> u32 {
-    if let Ok(i) = CASE_ORBIT.binary_search_by_key(&c, |&(from, _)| from) {
-        return CASE_ORBIT[i].1;
+    let (_, orbit) = tables();
+    if let Ok(i) = orbit.binary_search_by_key(&c, |&(from, _)| from) {
+        return orbit[i].1;
     }
     let Some(ch) = char::from_u32(c) else {
         return c;
@@ -48,9 +63,9 @@ pub(crate) fn simple_fold(c: u32) -> u32 {
 /// Mirrors Go's `unicode.to`.
 fn to(case: Case, c: char) -> char {
     let cp = c as u32;
-    let idx = CASE_RANGES.partition_point(|&(first, ..)| first <= cp);
-    let Some(&(first, last, upper, lower, title)) = idx.checked_sub(1).map(|i| &CASE_RANGES[i])
-    else {
+    let (ranges, _) = tables();
+    let idx = ranges.partition_point(|&(first, ..)| first <= cp);
+    let Some(&(first, last, upper, lower, title)) = idx.checked_sub(1).map(|i| &ranges[i]) else {
         return c;
     };
     if cp > last {

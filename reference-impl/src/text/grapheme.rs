@@ -8,7 +8,7 @@
 //! Indic conjunct rule: `क्ष` (U+0915 U+094D U+0937) is one cluster for
 //! `unicode-segmentation` 1.13 and two for go-textseg v13.
 
-use super::grapheme_table::GRAPHEME_RANGES;
+use super::{grapheme_table, grapheme_table_15, unicode_version, UnicodeVersion};
 
 /// The number of grapheme clusters in `s` (cty's `Strlen`).
 pub(crate) fn count(s: &str) -> usize {
@@ -145,8 +145,12 @@ pub(super) fn property(c: char) -> Gcb {
             Gcb::Lvt
         };
     }
-    let idx = GRAPHEME_RANGES.partition_point(|&(first, _, _)| first <= cp);
-    match idx.checked_sub(1).map(|i| GRAPHEME_RANGES[i]) {
+    let ranges = match unicode_version() {
+        UnicodeVersion::V13 => grapheme_table::GRAPHEME_RANGES,
+        UnicodeVersion::V15 => grapheme_table_15::GRAPHEME_RANGES,
+    };
+    let idx = ranges.partition_point(|&(first, _, _)| first <= cp);
+    match idx.checked_sub(1).map(|i| ranges[i]) {
         Some((_, last, prop)) if cp <= last => prop,
         _ => Gcb::Other,
     }

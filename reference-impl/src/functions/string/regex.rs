@@ -26,22 +26,16 @@ use crate::types::Type;
 use crate::value::Value;
 use parse::{Node, SyntaxError};
 
-pub(crate) use parse::NamedGroups;
+pub(crate) use parse::GoRegexp;
 
 /// `regex` and `regexall`.
 pub(super) fn functions() -> Vec<Function> {
-    vec![
-        regex(NamedGroups::PythonOnly),
-        regexall(NamedGroups::PythonOnly),
-    ]
+    vec![regex(GoRegexp::Go1_19), regexall(GoRegexp::Go1_19)]
 }
 
 /// Terraform 1.15's `regex` and `regexall` (Go 1.22+ syntax).
 pub(super) fn terraform_1_15() -> Vec<Function> {
-    vec![
-        regex(NamedGroups::PythonAndAngle),
-        regexall(NamedGroups::PythonAndAngle),
-    ]
+    vec![regex(GoRegexp::Go1_25), regexall(GoRegexp::Go1_25)]
 }
 
 /// Go's `Regexp.ReplaceAllString`: every match of `pattern` in `text`
@@ -51,9 +45,9 @@ pub(super) fn replace_all(
     text: &str,
     pattern: &str,
     with: &str,
-    named: NamedGroups,
+    go: GoRegexp,
 ) -> Result<String, String> {
-    let re = Compiled::new(pattern, named).map_err(|e| match e {
+    let re = Compiled::new(pattern, go).map_err(|e| match e {
         CompileError::Syntax(e) => format!("error parsing regexp: {}: `{}`", e.code, e.expr),
         CompileError::TooLarge => TOO_LARGE.to_string(),
     })?;
@@ -95,7 +89,7 @@ const NFA_SIZE_LIMIT: usize = 64 << 20;
 
 /// cty's `regex`: the first match, as a string, a tuple of the unnamed
 /// groups or an object of the named ones. Mirrors `stdlib.RegexFunc`.
-fn regex(named: NamedGroups) -> Function {
+fn regex(go: GoRegexp) -> Function {
     Function {
         name: "regex",
         params: vec![
@@ -104,7 +98,7 @@ fn regex(named: NamedGroups) -> Function {
         ],
         var_param: None,
         return_type: Box::new(move |args| match &args[0] {
-            Value::String(pattern) => result_type(pattern, named),
+            Value::String(pattern) => result_type(pattern, go),
             _ => Ok(Type::Dynamic),
         }),
         implementation: Box::new(move |args, ret| {
@@ -114,7 +108,7 @@ fn regex(named: NamedGroups) -> Function {
             let (Value::String(pattern), Value::String(text)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(ret.clone()));
             };
-            let re = Compiled::new(pattern, named).map_err(|e| CallError::arg(0, e.message()))?;
+            let re = Compiled::new(pattern, go).map_err(|e| CallError::arg(0, e.message()))?;
             let mut caps = re.re.create_captures();
             if !re.find_at(text, 0, &mut caps) {
                 return Err(CallError::general(NO_MATCH));
@@ -126,7 +120,7 @@ fn regex(named: NamedGroups) -> Function {
 
 /// cty's `regexall`: every non-overlapping match, as a list of what
 /// `regex` would give. Mirrors `stdlib.RegexAllFunc`.
-fn regexall(named: NamedGroups) -> Function {
+fn regexall(go: GoRegexp) -> Function {
     Function {
         name: "regexall",
         params: vec![
@@ -135,7 +129,7 @@ fn regexall(named: NamedGroups) -> Function {
         ],
         var_param: None,
         return_type: Box::new(move |args| match &args[0] {
-            Value::String(pattern) => result_type(pattern, named).map(Type::list),
+            Value::String(pattern) => result_type(pattern, go).map(Type::list),
             _ => Ok(Type::list(Type::Dynamic)),
         }),
         implementation: Box::new(move |args, ret| {
@@ -146,7 +140,7 @@ fn regexall(named: NamedGroups) -> Function {
             let (Value::String(pattern), Value::String(text)) = (&args[0], &args[1]) else {
                 return Ok(Value::Unknown(ret.clone()));
             };
-            let re = Compiled::new(pattern, named).map_err(|e| CallError::arg(0, e.message()))?;
+            let re = Compiled::new(pattern, go).map_err(|e| CallError::arg(0, e.message()))?;
             let mut items = Vec::new();
             let mut caps = re.re.create_captures();
             // Mirrors Go's `Regexp.allMatches`.
@@ -179,8 +173,8 @@ fn regexall(named: NamedGroups) -> Function {
 }
 
 /// Mirrors cty's `regexPatternResultType`.
-fn result_type(pattern: &str, named: NamedGroups) -> Result<Type, CallError> {
-    let names = match parse::parse(pattern, named) {
+fn result_type(pattern: &str, go: GoRegexp) -> Result<Type, CallError> {
+    let names = match parse::parse(pattern, go) {
         Ok(parsed) => parsed.names,
         Err(e) => {
             return Err(CallError::arg(
@@ -235,8 +229,8 @@ struct Compiled {
 }
 
 impl Compiled {
-    fn new(pattern: &str, named: NamedGroups) -> Result<Compiled, CompileError> {
-        let parsed = parse::parse(pattern, named).map_err(CompileError::Syntax)?;
+    fn new(pattern: &str, go: GoRegexp) -> Result<Compiled, CompileError> {
+        let parsed = parse::parse(pattern, go).map_err(CompileError::Syntax)?;
         let hir = to_hir(&parsed.tree);
         let re = meta::Builder::new()
             .configure(meta::Config::new().nfa_size_limit(Some(NFA_SIZE_LIMIT)))

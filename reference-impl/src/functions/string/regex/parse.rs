@@ -15,8 +15,9 @@
 //! unrecognized escape sequence. Its Unicode tables are newer, too: its
 //! `\pL` holds U+0870, which Go's (Unicode 13.0) does not.
 
-use crate::text::property_table::{Table, CATEGORIES, FOLD_CATEGORY, FOLD_SCRIPT, SCRIPTS};
+use crate::text::property_table::{self, Table};
 use crate::text::simple_fold;
+use crate::text::{property_table_15, property_tables};
 
 /// The largest code point.
 pub(super) const MAX_RUNE: u32 = 0x10FFFF;
@@ -161,20 +162,24 @@ pub(super) struct Parsed {
     pub names: Vec<Option<String>>,
 }
 
-/// Which spellings of a named group Go's parser accepts.
+/// The Go whose `regexp` syntax a profile's functions follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NamedGroups {
-    /// Go before 1.22: only `(?P<name>...)`.
-    PythonOnly,
-    /// Go 1.22 and later: `(?<name>...)` too.
-    PythonAndAngle,
+pub(crate) enum GoRegexp {
+    /// Go 1.19, as HCL 2.14.1 and go-cty 1.12.1 are built here: named groups
+    /// only as `(?P<name>...)`; `\p{..}` names exactly as Go's Unicode 13
+    /// tables spell them.
+    Go1_19,
+    /// Go 1.25, as Terraform 1.15 is built: `(?<name>...)` too (from Go
+    /// 1.22); `\p{..}` over Unicode 15 tables, with names matched loosely
+    /// and more of them (from Go 1.25; see [`unicode_table`]).
+    Go1_25,
 }
 
 /// Parses `pattern` as Go's `regexp.Compile` does.
-pub(super) fn parse(pattern: &str, named: NamedGroups) -> Result<Parsed, SyntaxError> {
+pub(super) fn parse(pattern: &str, go: GoRegexp) -> Result<Parsed, SyntaxError> {
     let mut p = Parser {
         whole: pattern,
-        named,
+        go,
         flags: Flags {
             fold: false,
             dot_nl: false,
@@ -310,7 +315,7 @@ type ClassAndRest<'a> = (Vec<(u32, u32)>, &'a str);
 
 struct Parser<'a> {
     whole: &'a str,
-    named: NamedGroups,
+    go: GoRegexp,
     flags: Flags,
     groups: Vec<Group>,
     names: Vec<Option<String>>,
@@ -454,7 +459,7 @@ impl Parser<'_> {
     fn perl_flags<'a>(&mut self, s: &'a str) -> Result<&'a str, SyntaxError> {
         let b = s.as_bytes();
         let python = s.len() > 4 && b[2] == b'P' && b[3] == b'<';
-        let angle = self.named == NamedGroups::PythonAndAngle && s.len() > 3 && b[2] == b'<';
+        let angle = self.go == GoRegexp::Go1_25 && s.len() > 3 && b[2] == b'<';
         if python || angle {
             let Some(end) = s.find('>') else {
                 return Err(error(INVALID_NAMED_CAPTURE, s));
@@ -681,9 +686,10 @@ impl Parser<'_> {
             }
             None => name,
         };
-        let Some((table, fold)) = unicode_table(name) else {
+        let Some((table, fold, inverted)) = unicode_table(name, self.go) else {
             return Err(error(INVALID_CHAR_CLASS_RANGE, seq));
         };
+        negated ^= inverted;
         let mut class = Vec::new();
         append_table(&mut class, table);
         if self.flags.fold {
@@ -910,27 +916,125 @@ fn posix_class(name: &str) -> Option<&'static [(u32, u32)]> {
     })
 }
 
-/// Go's `unicodeTable`: a category or script by name, with the extra
-/// characters case folding adds to it.
-fn unicode_table(name: &str) -> Option<(Table, Option<Table>)> {
-    const ANY: Table = &[(0, MAX_RUNE, 1)];
-    if name == "Any" {
-        return Some((ANY, Some(ANY)));
+/// The general category aliases of the Unicode Character Database
+/// (`PropertyValueAliases.txt`, `gc`), which Go 1.25's `\p{..}` accepts:
+/// `(alias, category)`.
+const CATEGORY_ALIASES: &[(&str, &str)] = &[
+    ("Cased_Letter", "LC"),
+    ("Close_Punctuation", "Pe"),
+    ("Combining_Mark", "M"),
+    ("Connector_Punctuation", "Pc"),
+    ("Control", "Cc"),
+    ("Currency_Symbol", "Sc"),
+    ("Dash_Punctuation", "Pd"),
+    ("Decimal_Number", "Nd"),
+    ("Enclosing_Mark", "Me"),
+    ("Final_Punctuation", "Pf"),
+    ("Format", "Cf"),
+    ("Initial_Punctuation", "Pi"),
+    ("Letter", "L"),
+    ("Letter_Number", "Nl"),
+    ("Line_Separator", "Zl"),
+    ("Lowercase_Letter", "Ll"),
+    ("Mark", "M"),
+    ("Math_Symbol", "Sm"),
+    ("Modifier_Letter", "Lm"),
+    ("Modifier_Symbol", "Sk"),
+    ("Nonspacing_Mark", "Mn"),
+    ("Number", "N"),
+    ("Open_Punctuation", "Ps"),
+    ("Other", "C"),
+    ("Other_Letter", "Lo"),
+    ("Other_Number", "No"),
+    ("Other_Punctuation", "Po"),
+    ("Other_Symbol", "So"),
+    ("Paragraph_Separator", "Zp"),
+    ("Private_Use", "Co"),
+    ("Punctuation", "P"),
+    ("Separator", "Z"),
+    ("Space_Separator", "Zs"),
+    ("Spacing_Mark", "Mc"),
+    ("Surrogate", "Cs"),
+    ("Symbol", "S"),
+    ("Titlecase_Letter", "Lt"),
+    ("Unassigned", "Cn"),
+    ("Uppercase_Letter", "Lu"),
+    ("cntrl", "Cc"),
+    ("digit", "Nd"),
+    ("punct", "P"),
+];
+
+/// Go 1.25's `canonicalName`: spaces, underscores and hyphens dropped, the
+/// first letter upper case and the other ASCII letters lower case. The
+/// tables are then searched under that name, so a script whose name holds
+/// an underscore (`Old_Italic`) is no longer found.
+fn canonical_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars().filter(|c| !matches!(c, '_' | '-' | ' ')) {
+        out.push(if out.is_empty() {
+            c.to_ascii_uppercase()
+        } else {
+            c.to_ascii_lowercase()
+        });
     }
+    out
+}
+
+/// Go's `unicodeTable`: a category or script by name, the extra characters
+/// case folding adds to it, and whether the class is the table's
+/// complement (Go 1.25's `Assigned`).
+fn unicode_table(name: &str, go: GoRegexp) -> Option<(Table, Option<Table>, bool)> {
+    const ANY: Table = &[(0, MAX_RUNE, 1)];
+    const ASCII: Table = &[(0, 0x7F, 1)];
+    const ASCII_FOLD: Table = &[(0, 0x7F, 1), (0x17F, 0x17F, 1), (0x212A, 0x212A, 1)];
+    let find = |list: &'static [(&str, Table)], name: &str| {
+        list.binary_search_by(|(n, _)| (*n).cmp(name))
+            .ok()
+            .map(|i| list[i].1)
+    };
+    let (tables, name) = match go {
+        GoRegexp::Go1_19 => (property_table::TABLES, name.to_string()),
+        GoRegexp::Go1_25 => (property_table_15::TABLES, canonical_name(name)),
+    };
+    let category = |name: &str| {
+        find(tables.categories, name).map(|t| (t, find(tables.fold_category, name), false))
+    };
+    match (go, name.as_str()) {
+        (_, "Any") => return Some((ANY, Some(ANY), false)),
+        (GoRegexp::Go1_25, "Assigned") => {
+            let unassigned = find(tables.categories, "Cn")?;
+            return Some((unassigned, Some(unassigned), true));
+        }
+        (GoRegexp::Go1_25, "Ascii") => return Some((ASCII, Some(ASCII_FOLD), false)),
+        (GoRegexp::Go1_25, "Lc") => return category("LC"),
+        _ => {}
+    }
+    if let Some(found) = category(&name) {
+        return Some(found);
+    }
+    if let Some(table) = find(tables.scripts, &name) {
+        return Some((table, find(tables.fold_script, &name), false));
+    }
+    if go == GoRegexp::Go1_25 {
+        let alias = CATEGORY_ALIASES
+            .iter()
+            .find(|(alias, _)| canonical_name(alias) == name);
+        if let Some((_, actual)) = alias {
+            return category(actual);
+        }
+    }
+    None
+}
+
+/// Whether `c` is in one of Go's range tables.
+pub(super) fn in_table(name: &str, c: u32) -> bool {
+    let tables = property_tables();
     let find = |list: &'static [(&str, Table)]| {
         list.binary_search_by(|(n, _)| (*n).cmp(name))
             .ok()
             .map(|i| list[i].1)
     };
-    if let Some(table) = find(CATEGORIES) {
-        return Some((table, find(FOLD_CATEGORY)));
-    }
-    find(SCRIPTS).map(|table| (table, find(FOLD_SCRIPT)))
-}
-
-/// Whether `c` is in one of Go's range tables.
-pub(super) fn in_table(name: &str, c: u32) -> bool {
-    let Some((table, _)) = unicode_table(name) else {
+    let Some(table) = find(tables.categories).or_else(|| find(tables.scripts)) else {
         return false;
     };
     let idx = table.partition_point(|&(lo, _, _)| lo <= c);
