@@ -68,6 +68,21 @@ pub(crate) struct PropertyTables {
     pub(crate) fold_script: &'static [(&'static str, property_table::Table)],
 }
 
+/// Whether `c` is in the general category `name` (`"L"`, `"Lu"`, ...) of
+/// Go's `unicode` tables at the Unicode version in effect.
+pub(crate) fn in_category(name: &str, c: char) -> bool {
+    let tables = property_tables();
+    let Ok(i) = tables.categories.binary_search_by(|(n, _)| (*n).cmp(name)) else {
+        return false;
+    };
+    let table = tables.categories[i].1;
+    let cp = c as u32;
+    let at = table.partition_point(|&(lo, _, _)| lo <= cp);
+    at.checked_sub(1)
+        .map(|i| table[i])
+        .is_some_and(|(lo, hi, stride)| cp <= hi && (cp - lo) % stride == 0)
+}
+
 /// Go's `regexp` tables at the Unicode version in effect.
 pub(crate) fn property_tables() -> PropertyTables {
     match unicode_version() {
