@@ -29,6 +29,10 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
     if ty == Type::Dynamic {
         return (Value::dynamic_unknown(), diags);
     }
+    // The collection's own mark goes onto the result, as do the marks of
+    // every key and of every condition value (even one that excludes its
+    // element).
+    let (collection, collection_marked) = collection.unmark();
     if ty.is_primitive() {
         diags.push(Error::eval(
             "Iteration over non-iterable value",
@@ -41,7 +45,7 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         return (Value::dynamic_unknown(), diags);
     }
     if !collection.is_known() {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(collection_marked), diags);
     }
 
     // A first check of the condition with both variables unknown catches
@@ -72,8 +76,8 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
     let elements = collection.elements();
     drop(collection);
     match &f.key {
-        Some(key_expr) => object_result(ev, f, key_expr, elements, diags),
-        None => tuple_result(ev, f, elements, diags),
+        Some(key_expr) => object_result(ev, f, key_expr, elements, diags, collection_marked),
+        None => tuple_result(ev, f, elements, diags, collection_marked),
     }
 }
 
@@ -85,6 +89,7 @@ fn object_result<'a>(
     key_expr: &'a Expr,
     elements: Vec<(Value, Value)>,
     mut diags: Diags,
+    mut marked: bool,
 ) -> Evaluated {
     let mut vals: BTreeMap<String, Value> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
@@ -98,6 +103,8 @@ fn object_result<'a>(
                 if include.is_null() {
                     return ObjectStep::Unknown(diags, Some(null_condition(cond)));
                 }
+                let (include, include_marked) = include.unmark();
+                marked |= include_marked;
                 match convert(&include, &Type::Bool) {
                     Err(e) => {
                         return ObjectStep::Unknown(
@@ -120,6 +127,8 @@ fn object_result<'a>(
                 );
                 return ObjectStep::Unknown(diags, Some(error));
             }
+            let (key, key_marked) = key.unmark();
+            marked |= key_marked;
             if !key.is_known() {
                 return ObjectStep::Unknown(diags, None);
             }
@@ -176,7 +185,7 @@ fn object_result<'a>(
         }
     }
     if !known {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(marked), diags);
     }
     if f.group {
         vals = groups
@@ -184,7 +193,7 @@ fn object_result<'a>(
             .map(|(k, vs)| (k, Value::tuple(vs)))
             .collect();
     }
-    (Value::object(vals), diags)
+    (Value::object(vals).mark_if(marked), diags)
 }
 
 enum ObjectStep {
@@ -202,6 +211,7 @@ fn tuple_result<'a>(
     f: &'a ForExpr,
     elements: Vec<(Value, Value)>,
     mut diags: Diags,
+    mut marked: bool,
 ) -> Evaluated {
     let mut vals = Vec::with_capacity(elements.len());
     let mut known = true;
@@ -214,6 +224,8 @@ fn tuple_result<'a>(
                 if include.is_null() {
                     return (diags, TupleStep::Unknown(Some(null_condition(cond))));
                 }
+                let (include, include_marked) = include.unmark();
+                marked |= include_marked;
                 // Unlike the object form, an unknown condition is accepted
                 // before its type is checked.
                 if !include.is_known() {
@@ -246,9 +258,9 @@ fn tuple_result<'a>(
         }
     }
     if !known {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(marked), diags);
     }
-    (Value::tuple(vals), diags)
+    (Value::tuple(vals).mark_if(marked), diags)
 }
 
 enum TupleStep {
