@@ -13,14 +13,16 @@
 //!   leaving the marks of the elements in place (`concat`, `element`,
 //!   `length`, `merge`, `values`, the `to*` conversions, ...);
 //! - `flatten` does that at every level of nested sequences;
-//! - `lookup`'s default and the three functions here handle the value
-//!   themselves.
+//! - `lookup`'s key and default, `base64decode`'s string and the three
+//!   functions here handle the marks themselves (a marked key or string is
+//!   hidden in an error message).
 //!
 //! Parameters whose `AllowMarked` functions do exactly what the default
 //! does (the numeric and boolean operators' functions, whose arguments
 //! are primitive) are left at the default.
 
 use super::{Function, Param};
+use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -43,19 +45,30 @@ pub(crate) enum Policy {
 pub(crate) fn policy(name: &str, index: usize) -> Policy {
     match (name, index) {
         ("sensitive" | "nonsensitive" | "issensitive" | "ephemeralasnull", _) => Policy::Passed,
-        ("lookup", 0 | 1) => Policy::Own,
-        ("lookup", _) => Policy::Passed,
+        ("lookup", 0) => Policy::Own,
+        ("lookup", _) | ("base64decode", 0) => Policy::Passed,
         ("flatten", _) => Policy::NestedSequences,
         ("element" | "reverse" | "values" | "keys" | "length", 0)
         | ("slice", 0)
         | ("chunklist", 0 | 1)
         | ("zipmap", 1)
         | ("concat" | "merge" | "setproduct", _)
-        | ("tolist" | "toset" | "tomap" | "tostring" | "tonumber" | "tobool", 0)
-        | ("base64decode", 0) => Policy::Own,
+        | ("tolist" | "toset" | "tomap" | "tostring" | "tonumber" | "tobool", 0) => Policy::Own,
         _ => Policy::Deep,
     }
 }
+
+/// A string for an error message, hidden when it is marked (Terraform's
+/// `redactIfSensitive`).
+pub(crate) fn redact(text: &str, marked: bool) -> String {
+    if marked {
+        REDACTED.to_string()
+    } else {
+        go_quote(text)
+    }
+}
+
+const REDACTED: &str = "(sensitive value)";
 
 /// The arguments as the implementation sees them, whether the marks taken
 /// off always go onto the result (`Deep`), and whether the ones taken off

@@ -19,7 +19,7 @@ mod datetime;
 mod encoding;
 mod filesystem;
 pub(crate) mod ipnet;
-mod marks;
+pub(crate) mod marks;
 mod numeric;
 pub(crate) mod operators;
 pub(crate) mod path;
