@@ -11,11 +11,12 @@
 //!
 //! - most take off only the argument's own mark and put it on the result,
 //!   leaving the marks of the elements in place (`concat`, `element`,
-//!   `length`, `merge`, `values`, the `to*` conversions, ...);
+//!   `length`, `merge`, `values`, ...);
 //! - `flatten` does that at every level of nested sequences;
-//! - `lookup`'s key and default, `base64decode`'s string and the three
-//!   functions here handle the marks themselves (a marked key or string is
-//!   hidden in an error message).
+//! - `lookup`'s key and default, `base64decode`'s string, the `to*`
+//!   conversions' value and the three functions here handle the marks
+//!   themselves (a marked key, string or value is hidden in an error
+//!   message).
 //!
 //! Parameters whose `AllowMarked` functions do exactly what the default
 //! does (the numeric and boolean operators' functions, whose arguments
@@ -52,8 +53,8 @@ pub(crate) fn policy(name: &str, index: usize) -> Policy {
         | ("slice", 0)
         | ("chunklist", 0 | 1)
         | ("zipmap", 1)
-        | ("concat" | "merge" | "setproduct", _)
-        | ("tolist" | "toset" | "tomap" | "tostring" | "tonumber" | "tobool", 0) => Policy::Own,
+        | ("concat" | "merge" | "setproduct", _) => Policy::Own,
+        ("tolist" | "toset" | "tomap" | "tostring" | "tonumber" | "tobool", 0) => Policy::Passed,
         _ => Policy::Deep,
     }
 }
@@ -209,5 +210,7 @@ mod tests {
         assert_eq!(policy("lookup", 2), Policy::Passed);
         assert_eq!(policy("slice", 1), Policy::Deep);
         assert_eq!(policy("concat", 5), Policy::Own);
+        assert_eq!(policy("length", 0), Policy::Own);
+        assert_eq!(policy("tolist", 0), Policy::Passed);
     }
 }
