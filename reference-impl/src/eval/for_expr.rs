@@ -10,6 +10,7 @@ use crate::error::{Error, Span};
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
+use crate::HclVersion;
 
 const INVALID_CONDITION: &str = "Invalid 'for' condition";
 const INVALID_KEY: &str = "Invalid object key";
@@ -44,9 +45,13 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         ));
         return (Value::dynamic_unknown(), diags);
     }
-    if !collection.is_known() {
-        return (Value::dynamic_unknown().mark_if(collection_marked), diags);
+    // HCL 2.14 stops at an unknown collection before checking the
+    // condition; HCL 2.24 checks the condition first and adds its mark.
+    let known = collection.is_known();
+    if !known && ev.version() == HclVersion::V2_14 {
+        return (Value::dynamic_unknown(), diags);
     }
+    let mut condition_marked = false;
 
     // A first check of the condition with both variables unknown catches
     // conditions that are wrong whatever the element.
@@ -64,6 +69,7 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
             diags.push(Error::eval("Condition is null", NULL_CONDITION, cond.span));
             return (Value::dynamic_unknown(), diags);
         }
+        condition_marked = result.is_marked();
         if let Err(e) = convert(&result, &Type::Bool) {
             diags.push(invalid_condition(cond, &e.message));
             return (Value::dynamic_unknown(), diags);
@@ -73,6 +79,10 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         }
     }
 
+    if !known {
+        let marked = collection_marked || condition_marked;
+        return (Value::dynamic_unknown().mark_if(marked), diags);
+    }
     let elements = collection.elements();
     drop(collection);
     match &f.key {

@@ -18,9 +18,10 @@
 //!   themselves (a marked key, string or value is hidden in an error
 //!   message).
 //!
-//! Parameters whose `AllowMarked` functions do exactly what the default
-//! does (the numeric and boolean operators' functions, whose arguments
-//! are primitive) are left at the default.
+//! The operators' functions that allow marks (`!`, `-`, `&&`, `||`, the
+//! comparisons, and `abs`) take primitives, whose own mark is the only one:
+//! they are `Own` too, which differs from the default only for an unknown
+//! argument without `AllowUnknown`, whose result cty returns unmarked.
 
 use super::{Function, Param};
 use crate::goquote::go_quote;
@@ -53,7 +54,11 @@ pub(crate) fn policy(name: &str, index: usize) -> Policy {
         | ("slice", 0)
         | ("chunklist", 0 | 1)
         | ("zipmap", 1)
-        | ("concat" | "merge" | "setproduct", _) => Policy::Own,
+        | ("concat" | "merge" | "setproduct", _)
+        | ("not" | "negate" | "and" | "or" | "abs", _)
+        | ("greaterthan" | "greaterthanorequalto" | "lessthan" | "lessthanorequalto", _) => {
+            Policy::Own
+        }
         ("tolist" | "toset" | "tomap" | "tostring" | "tonumber" | "tobool", 0) => Policy::Passed,
         _ => Policy::Deep,
     }
