@@ -12,17 +12,17 @@
 //! elements of a set are never marked (cty's `SetVal` moves every mark
 //! inside its elements onto the set).
 //!
-//! Only the evaluator, the function-call boundary and the conversions ever
-//! see marked values, and each of them does what go-cty and HCL do at that
-//! step: [`Value::unmark`] takes a value's own mark off (`Value.Unmark`),
-//! [`Value::unmark_deep`] every mark inside it (`Value.UnmarkDeep`), and
-//! [`Value::unmark_deep_with_paths`] / [`Value::mark_with_paths`] move
-//! marks off a value and back onto the same places of another
-//! (`UnmarkDeepWithPaths`, `MarkWithPaths`). Function implementations,
-//! operators and the conversion plans work on unmarked values only; the
-//! queries here that look at a value's state ([`Value::ty`],
-//! [`Value::is_null`], [`Value::is_known`]) look through a mark, as cty's
-//! do.
+//! Marked values are handled by the evaluator, the function-call boundary
+//! and the conversions, each as go-cty and HCL do at that step; function
+//! implementations see marks only where the function allows them (see
+//! `functions::marks`). [`Value::unmark`] takes a value's own mark off
+//! (`Value.Unmark`), [`Value::unmark_deep`] every mark inside it
+//! (`Value.UnmarkDeep`), and [`Value::unmark_deep_with_paths`] /
+//! [`Value::mark_with_paths`] move marks off a value and back onto the same
+//! places of another (`UnmarkDeepWithPaths`, `MarkWithPaths`). The
+//! conversion plans work on unmarked values only; the queries that look at
+//! a value's state ([`Value::ty`], [`Value::is_null`], [`Value::is_known`])
+//! look through a mark, as cty's do.
 
 mod set;
 

@@ -6,8 +6,10 @@
 //! unknown one. A parameter with `AllowMarked` gets the argument as it is
 //! and the function decides; the table in [`policy`] names those
 //! parameters of go-cty 1.18's stdlib and Terraform 1.15.5's functions and
-//! sorts them by what the function does with the marks, so that the
-//! implementations themselves only ever see unmarked collections:
+//! sorts them by what the function does with the marks, so that an
+//! implementation never sees a mark on an argument itself (only on the
+//! elements inside one, where the function keeps them) unless it handles
+//! marks:
 //!
 //! - most take off only the argument's own mark and put it on the result,
 //!   leaving the marks of the elements in place (`concat`, `element`,
