@@ -180,7 +180,7 @@ impl Conversion {
 
 fn apply_kind(kind: &Kind, value: &Value) -> Result<Value, ConvertError> {
     match kind {
-        Kind::Plan(plan) => plan.apply(value, &mut Vec::new()),
+        Kind::Plan(plan) => apply_plan(plan, value),
         Kind::ToDynamicUnknown => Ok(Value::dynamic_unknown()),
         Kind::CheckThen(first, then) => {
             apply_kind(first, value)?;
@@ -196,9 +196,23 @@ pub fn convert(value: &Value, want: &Type) -> Result<Value, ConvertError> {
         return Ok(value.clone());
     }
     match get_plan(&have, want, true) {
-        Some(plan) => plan.apply(value, &mut Vec::new()),
+        Some(plan) => apply_plan(&plan, value),
         None => Err(ConvertError::at(&[], mismatch_message(&have, want))),
     }
+}
+
+/// Runs a conversion plan on a value that may carry marks. cty's
+/// conversions unmark each value they meet and mark the converted one the
+/// same way, so every mark stays where it was: the marks come off with
+/// their paths and go back onto the result at the same paths (a path into
+/// a set marks the set, one into a dropped attribute is gone).
+fn apply_plan(plan: &Plan, value: &Value) -> Result<Value, ConvertError> {
+    if !value.contains_marked() {
+        return plan.apply(value, &mut Vec::new());
+    }
+    let (plain, paths) = value.clone().unmark_deep_with_paths();
+    let converted = plan.apply(&plain, &mut Vec::new())?;
+    Ok(converted.mark_with_paths(&paths))
 }
 
 /// `convert.GetConversion(have, want)`: safe conversions only.

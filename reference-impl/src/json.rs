@@ -491,6 +491,8 @@ impl Decoder {
 /// Mirrors cty/json's marshal for a value's own type.
 fn encode(value: &Value) -> Json {
     match value {
+        // Marks are written apart, as `sensitive` paths.
+        Value::Marked(inner) => encode(inner),
         Value::Null(_) | Value::Unknown(_) => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Number(n) => number_to_json(n),

@@ -85,8 +85,10 @@ fn convert_parsed(
     ctx: &eval::Context,
 ) -> Result<Value, Error> {
     let constraint = typeexpr::variable_constraint(type_expr, ctx.version)?;
-    let value = eval::evaluate(expr, ctx)?;
-    typeexpr::as_variable(&value, &constraint, ctx.version).map_err(|e| {
+    // Marks stay where they were through the conversion and the defaults.
+    let (value, marks) = eval::evaluate(expr, ctx)?.unmark_deep_with_paths();
+    let converted = typeexpr::as_variable(&value, &constraint, ctx.version);
+    converted.map(|v| v.mark_with_paths(&marks)).map_err(|e| {
         // Terraform (the HCL 2.24 profile) writes where in the value.
         let reason = match ctx.version {
             HclVersion::V2_14 => e.message,

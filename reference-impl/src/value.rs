@@ -1,4 +1,28 @@
-//! cty values: known, null or unknown, of every type.
+//! cty values: known, null or unknown, of every type, with Terraform's
+//! sensitive mark.
+//!
+//! # Marks
+//!
+//! go-cty lets any value carry marks; Terraform uses one of them,
+//! `marks.Sensitive` (the ephemeral mark never reaches an expression's
+//! result). Here a mark is a wrapper, [`Value::Marked`], around the value
+//! it marks, at the level it marks: `[sensitive(1), 2]` is a tuple whose
+//! first element is marked, `sensitive([1, 2])` a marked tuple. The
+//! constructors keep two invariants: a mark never wraps a mark, and the
+//! elements of a set are never marked (cty's `SetVal` moves every mark
+//! inside its elements onto the set).
+//!
+//! Marked values are handled by the evaluator, the function-call boundary
+//! and the conversions, each as go-cty and HCL do at that step; function
+//! implementations see marks only where the function allows them (see
+//! `functions::marks`). [`Value::unmark`] takes a value's own mark off
+//! (`Value.Unmark`), [`Value::unmark_deep`] every mark inside it
+//! (`Value.UnmarkDeep`), and [`Value::unmark_deep_with_paths`] /
+//! [`Value::mark_with_paths`] move marks off a value and back onto the same
+//! places of another (`UnmarkDeepWithPaths`, `MarkWithPaths`). The
+//! conversion plans work on unmarked values only; the queries that look at
+//! a value's state ([`Value::ty`], [`Value::is_null`], [`Value::is_known`])
+//! look through a mark, as cty's do.
 
 mod set;
 
@@ -51,6 +75,9 @@ pub enum Value {
     },
     Tuple(Vec<Value>),
     Object(BTreeMap<String, Value>),
+    /// The value inside carries Terraform's sensitive mark; never a mark
+    /// around a mark (build it with [`Value::mark`]).
+    Marked(Box<Value>),
 }
 
 /// A step in a path into a value: an attribute name, a map key or a
@@ -93,10 +120,20 @@ impl Value {
     }
     /// `cty.SetVal` / `cty.SetValEmpty`: removes duplicates and orders as
     /// cty's set does; the caller guarantees every item conforms to `elem`.
+    /// A mark on or inside an item marks the whole set instead, as in
+    /// cty.
     pub fn set(elem: Type, items: Vec<Value>) -> Value {
-        let items = items.into_iter().map(|v| fit_element(&elem, v)).collect();
+        let mut marked = false;
+        let items = items
+            .into_iter()
+            .map(|v| {
+                let (v, m) = v.unmark_deep();
+                marked |= m;
+                fit_element(&elem, v)
+            })
+            .collect();
         let items = set::build(&elem, items);
-        Value::Set { elem, items }
+        Value::Set { elem, items }.mark_if(marked)
     }
     /// `cty.MapVal` / `cty.MapValEmpty`: NFC-normalizes the keys; the caller
     /// guarantees every item conforms to `elem`.
@@ -148,6 +185,7 @@ impl Value {
 
     pub fn ty(&self) -> Type {
         match self {
+            Value::Marked(v) => v.ty(),
             Value::Null(t) | Value::Unknown(t) => t.clone(),
             Value::Bool(_) => Type::Bool,
             Value::Number(_) => Type::Number,
@@ -162,16 +200,17 @@ impl Value {
         }
     }
     pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null(_))
+        matches!(self.unmarked(), Value::Null(_))
     }
     /// False only for a wholly unknown value (`cty.Value.IsKnown`).
     pub fn is_known(&self) -> bool {
-        !matches!(self, Value::Unknown(_))
+        !matches!(self.unmarked(), Value::Unknown(_))
     }
     /// `cty.Value.IsWhollyKnown`: no unknown anywhere inside.
     pub fn is_wholly_known(&self) -> bool {
         match self {
             Value::Unknown(_) => false,
+            Value::Marked(v) => v.is_wholly_known(),
             _ => self.children().all(Value::is_wholly_known),
         }
     }
@@ -179,6 +218,7 @@ impl Value {
     /// parts anywhere inside.
     pub fn has_wholly_known_type(&self) -> bool {
         match self {
+            Value::Marked(v) => v.has_wholly_known_type(),
             Value::Null(_) => true,
             Value::Unknown(t) => !t.has_dynamic_types(),
             _ => self.children().all(Value::has_wholly_known_type),
@@ -194,9 +234,11 @@ impl Value {
         self.raw_equals_same_type(other)
     }
 
-    /// `RawEquals` once the types are known to be equal.
+    /// `RawEquals` once the types are known to be equal; marks count.
     pub(crate) fn raw_equals_same_type(&self, other: &Value) -> bool {
         match (self, other) {
+            (Value::Marked(a), Value::Marked(b)) => a.raw_equals_same_type(b),
+            (Value::Marked(_), _) | (_, Value::Marked(_)) => false,
             (Value::Unknown(_), Value::Unknown(_)) | (Value::Null(_), Value::Null(_)) => true,
             (Value::Unknown(_), _) | (_, Value::Unknown(_)) => false,
             (Value::Null(_), _) | (_, Value::Null(_)) => false,
@@ -251,6 +293,7 @@ impl Value {
     /// counts each unknown element separately, as cty does.
     pub fn length(&self) -> usize {
         match self {
+            Value::Marked(v) => v.length(),
             Value::Null(Type::Tuple(t)) | Value::Unknown(Type::Tuple(t)) => t.len(),
             Value::Null(Type::Object(t)) | Value::Unknown(Type::Object(t)) => t.len(),
             Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
@@ -433,9 +476,11 @@ impl Value {
         }
     }
 
-    /// The direct element values of a known collection or structural value.
+    /// The direct element values of a known collection or structural value
+    /// (through its mark).
     fn children(&self) -> Box<dyn Iterator<Item = &Value> + '_> {
         match self {
+            Value::Marked(v) => v.children(),
             Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
                 Box::new(items.iter())
             }
@@ -449,6 +494,7 @@ impl Value {
 /// untyped storage of collection elements does.
 fn fit_element(elem: &Type, v: Value) -> Value {
     match v {
+        Value::Marked(inner) => fit_element(elem, *inner).mark(),
         Value::Null(t) if t != *elem => Value::Null(elem.clone()),
         Value::Unknown(t) if t != *elem => Value::Unknown(elem.clone()),
         v => v,
@@ -489,6 +535,7 @@ pub fn element_type<'v>(items: impl IntoIterator<Item = &'v Value>) -> Result<Ty
 fn collect_unknown_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
     match v {
         Value::Unknown(_) => out.push(path.clone()),
+        Value::Marked(inner) => collect_unknown_paths(inner, path, out),
         Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(PathStep::Index(i as u64));
@@ -506,6 +553,8 @@ fn collect_unknown_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<Vec<
         _ => {}
     }
 }
+
+mod marks;
 
 #[cfg(test)]
 mod tests;

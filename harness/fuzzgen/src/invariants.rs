@@ -67,6 +67,9 @@ fn check_at(v: &Value, at: &str, depth: usize) -> Result<(), String> {
         }
         Value::Set { elem, items } => {
             for (i, item) in items.iter().enumerate() {
+                if item.contains_marked() {
+                    return Err(format!("set element at `{at}[{i}]` carries a mark"));
+                }
                 element(item, elem, format!("{at}[{i}]"))?;
             }
             let canonical = Value::set(elem.clone(), items.clone());
@@ -97,6 +100,8 @@ fn check_at(v: &Value, at: &str, depth: usize) -> Result<(), String> {
             }
             Ok(())
         }
+        Value::Marked(inner) if inner.is_marked() => Err(format!("a mark around a mark at `{at}`")),
+        Value::Marked(inner) => check_at(inner, at, depth + 1),
         Value::Null(_) | Value::Unknown(_) | Value::Bool(_) | Value::Number(_) => Ok(()),
     }
 }

@@ -74,7 +74,8 @@ impl TypedValue {
         })
     }
 
-    /// Encodes a reference value (its own type, unknown parts as paths).
+    /// Encodes a reference value (its own type, unknown and marked parts
+    /// as paths).
     pub fn encode(value: &Value) -> TypedValue {
         let ty = cty_json::type_to_json(&value.ty());
         let (json, unknown) = cty_json::value_to_json(value);
@@ -82,7 +83,11 @@ impl TypedValue {
             ty,
             value: json,
             unknown: unknown.iter().map(|p| cty_json::path_to_json(p)).collect(),
-            sensitive: Vec::new(),
+            sensitive: value
+                .marked_paths()
+                .iter()
+                .map(|p| cty_json::path_to_json(p))
+                .collect(),
         }
     }
 
@@ -105,14 +110,13 @@ impl TypedValue {
             message: e.message,
         })?;
         let paths = decode_paths(&self.unknown, "unknown")?;
-        // Marks are not part of the reference value model yet: the paths
-        // are checked, and compared by the judge, but not decoded into the
-        // value.
-        decode_paths(&self.sensitive, "sensitive")?;
-        cty_json::value_from_json(&ty, &self.value, &paths).map_err(|e| DecodeError {
-            path: join_path("value", &e.path),
-            message: e.message,
-        })
+        let sensitive = decode_paths(&self.sensitive, "sensitive")?;
+        let value =
+            cty_json::value_from_json(&ty, &self.value, &paths).map_err(|e| DecodeError {
+                path: join_path("value", &e.path),
+                message: e.message,
+            })?;
+        Ok(value.mark_with_paths(&sensitive))
     }
 }
 

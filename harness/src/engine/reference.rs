@@ -342,7 +342,25 @@ pub fn decode_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, O
     Ok(Arc::new(variables))
 }
 
+/// Terraform's sensitive marks exist only where Terraform is the judge: in
+/// the HCL 2.24 profile's expressions, templates and conversions. HCL 2.14
+/// (the Go oracle, plain HCL), bodies (decoded by HCL's `hcldec` for both
+/// profiles) and the 0.11 dialect see a marked scope value unmarked.
+fn without_marks(req: &Request, version: Version, variables: Variables) -> Variables {
+    let marks_apply = req.dialect.is_hcl2() && version == Version::V2_24 && req.kind != Kind::Body;
+    if marks_apply || !variables.values().any(|v| v.contains_marked()) {
+        return variables;
+    }
+    Arc::new(
+        variables
+            .iter()
+            .map(|(name, v)| (name.clone(), v.clone().unmark_deep().0))
+            .collect(),
+    )
+}
+
 fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> Outcome {
+    let variables = without_marks(req, version, variables);
     let ctx = Context {
         variables,
         version: version.to_reference(),

@@ -119,6 +119,7 @@ pub(super) fn take_value(value: &Value) -> bool {
         steps += 1;
         match v {
             Value::String(s) => bytes += s.len() as u64,
+            Value::Marked(inner) => pending.push(inner),
             Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
                 pending.extend(items.iter())
             }

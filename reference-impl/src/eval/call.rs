@@ -118,12 +118,14 @@ pub(super) fn function_call<'a>(
                 if !value.is_known() {
                     return (Value::dynamic_unknown(), diags);
                 }
+                // The collection's own mark goes onto each element.
+                let (value, marked) = value.unmark();
                 args.pop();
                 args.extend(
                     value
                         .elements()
                         .into_iter()
-                        .map(|(_, v)| Arg::Expanded(v, last.span)),
+                        .map(|(_, v)| Arg::Expanded(v.mark_if(marked), last.span)),
                 );
             }
             _ => {
@@ -191,8 +193,10 @@ pub(super) fn function_call<'a>(
         if diags.has_errors() {
             return (Value::dynamic_unknown(), diags);
         }
+        // `vars` has no `AllowMarked`: its marks go onto the result.
+        let (vars, marked) = vars.unmark_deep();
         return match template_string::call(ev, template, vars) {
-            Ok(v) => (v, diags),
+            Ok(v) => (v.mark_if(marked), diags),
             Err(e) => {
                 diags.push(call_error(name, function, &args, &e, span, head));
                 (Value::dynamic_unknown(), diags)
@@ -323,8 +327,10 @@ fn convert_call<'a>(
         return (Value::dynamic_unknown(), diags);
     }
     let ty = constraint.ty.without_optional();
+    // `value` has no `AllowMarked`: its marks go onto the whole result.
+    let (value, marked) = value.unmark_deep();
     if !value.is_known() {
-        return (Value::Unknown(ty), diags);
+        return (Value::Unknown(ty).mark_if(marked), diags);
     }
     let converted = convert(&value, &constraint.ty)
         .map_err(|e| CallError::arg(0, e.message))
@@ -335,7 +341,7 @@ fn convert_call<'a>(
             None => Ok(v),
         });
     match converted {
-        Ok(v) => (v, diags),
+        Ok(v) => (v.mark_if(marked), diags),
         Err(e) => {
             diags.push(call_error(name, function, args, &e, span, head));
             (Value::dynamic_unknown(), diags)

@@ -29,6 +29,7 @@ pub(super) fn object_cons<'a>(ev: &mut Evaluator<'a>, items: &'a [ObjectItem]) -
     let mut diags = Diags::none();
     let mut vals = BTreeMap::new();
     let mut known = true;
+    let mut marked = false;
     for item in items {
         let (key, key_diags) = object_key(ev, &item.key);
         let key_failed = key_diags.has_errors();
@@ -48,6 +49,9 @@ pub(super) fn object_cons<'a>(ev: &mut Evaluator<'a>, items: &'a [ObjectItem]) -
             known = false;
             continue;
         }
+        // A key's mark goes onto the whole object.
+        let (key, key_marked) = key.unmark();
+        marked |= key_marked;
         match convert(&key, &Type::String) {
             Ok(Value::String(k)) => {
                 vals.insert(k, value);
@@ -66,7 +70,7 @@ pub(super) fn object_cons<'a>(ev: &mut Evaluator<'a>, items: &'a [ObjectItem]) -
     if !known {
         return (Value::dynamic_unknown(), diags);
     }
-    (Value::object(vals), diags)
+    (Value::object(vals).mark_if(marked), diags)
 }
 
 /// Mirrors `hclsyntax.ObjectConsKeyExpr.Value`: a bare name (or `null`,

@@ -71,12 +71,18 @@ pub(super) fn conditional<'a>(
         ));
         return (Value::Unknown(result_ty), diags);
     }
+    // The own marks of the condition and of both results go onto the
+    // result, whichever is taken.
+    let (cond, cond_marked) = cond.unmark();
+    let (true_val, true_marked) = true_val.unmark();
+    let (false_val, false_marked) = false_val.unmark();
+    let marked = cond_marked || true_marked || false_marked;
     if !cond.is_known() {
         // HCL 2.24: two null results make a null whatever the condition.
         if ev.version() == HclVersion::V2_24 && true_val.is_null() && false_val.is_null() {
-            return (Value::Null(result_ty), diags);
+            return (Value::Null(result_ty).mark_if(marked), diags);
         }
-        return (Value::Unknown(result_ty), diags);
+        return (Value::Unknown(result_ty).mark_if(marked), diags);
     }
     let cond = match convert(&cond, &Type::Bool) {
         Ok(Value::Bool(b)) => b,
@@ -99,10 +105,10 @@ pub(super) fn conditional<'a>(
     };
     diags.append(branch_diags);
     let Some(conv) = conv else {
-        return (value, diags);
+        return (value.mark_if(marked), diags);
     };
     match conv.apply(&value) {
-        Ok(v) => (v, diags),
+        Ok(v) => (v.mark_if(marked), diags),
         Err(e) => {
             diags.push(Error::eval(
                 INCONSISTENT_TYPES,
@@ -112,7 +118,7 @@ pub(super) fn conditional<'a>(
                 ),
                 branch.span,
             ));
-            (Value::Unknown(result_ty), diags)
+            (Value::Unknown(result_ty).mark_if(marked), diags)
         }
     }
 }

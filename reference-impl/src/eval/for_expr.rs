@@ -10,6 +10,7 @@ use crate::error::{Error, Span};
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
+use crate::HclVersion;
 
 const INVALID_CONDITION: &str = "Invalid 'for' condition";
 const INVALID_KEY: &str = "Invalid object key";
@@ -29,6 +30,10 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
     if ty == Type::Dynamic {
         return (Value::dynamic_unknown(), diags);
     }
+    // The collection's own mark goes onto the result, as do the marks of
+    // every key and of every condition value (even one that excludes its
+    // element).
+    let (collection, collection_marked) = collection.unmark();
     if ty.is_primitive() {
         diags.push(Error::eval(
             "Iteration over non-iterable value",
@@ -40,9 +45,13 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         ));
         return (Value::dynamic_unknown(), diags);
     }
-    if !collection.is_known() {
+    // HCL 2.14 stops at an unknown collection before checking the
+    // condition; HCL 2.24 checks the condition first and adds its mark.
+    let known = collection.is_known();
+    if !known && ev.version() == HclVersion::V2_14 {
         return (Value::dynamic_unknown(), diags);
     }
+    let mut condition_marked = false;
 
     // A first check of the condition with both variables unknown catches
     // conditions that are wrong whatever the element.
@@ -60,6 +69,7 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
             diags.push(Error::eval("Condition is null", NULL_CONDITION, cond.span));
             return (Value::dynamic_unknown(), diags);
         }
+        condition_marked = result.is_marked();
         if let Err(e) = convert(&result, &Type::Bool) {
             diags.push(invalid_condition(cond, &e.message));
             return (Value::dynamic_unknown(), diags);
@@ -69,11 +79,15 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
         }
     }
 
+    if !known {
+        let marked = collection_marked || condition_marked;
+        return (Value::dynamic_unknown().mark_if(marked), diags);
+    }
     let elements = collection.elements();
     drop(collection);
     match &f.key {
-        Some(key_expr) => object_result(ev, f, key_expr, elements, diags),
-        None => tuple_result(ev, f, elements, diags),
+        Some(key_expr) => object_result(ev, f, key_expr, elements, diags, collection_marked),
+        None => tuple_result(ev, f, elements, diags, collection_marked),
     }
 }
 
@@ -85,6 +99,7 @@ fn object_result<'a>(
     key_expr: &'a Expr,
     elements: Vec<(Value, Value)>,
     mut diags: Diags,
+    mut marked: bool,
 ) -> Evaluated {
     let mut vals: BTreeMap<String, Value> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
@@ -98,6 +113,8 @@ fn object_result<'a>(
                 if include.is_null() {
                     return ObjectStep::Unknown(diags, Some(null_condition(cond)));
                 }
+                let (include, include_marked) = include.unmark();
+                marked |= include_marked;
                 match convert(&include, &Type::Bool) {
                     Err(e) => {
                         return ObjectStep::Unknown(
@@ -120,6 +137,8 @@ fn object_result<'a>(
                 );
                 return ObjectStep::Unknown(diags, Some(error));
             }
+            let (key, key_marked) = key.unmark();
+            marked |= key_marked;
             if !key.is_known() {
                 return ObjectStep::Unknown(diags, None);
             }
@@ -176,7 +195,7 @@ fn object_result<'a>(
         }
     }
     if !known {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(marked), diags);
     }
     if f.group {
         vals = groups
@@ -184,7 +203,7 @@ fn object_result<'a>(
             .map(|(k, vs)| (k, Value::tuple(vs)))
             .collect();
     }
-    (Value::object(vals), diags)
+    (Value::object(vals).mark_if(marked), diags)
 }
 
 enum ObjectStep {
@@ -202,6 +221,7 @@ fn tuple_result<'a>(
     f: &'a ForExpr,
     elements: Vec<(Value, Value)>,
     mut diags: Diags,
+    mut marked: bool,
 ) -> Evaluated {
     let mut vals = Vec::with_capacity(elements.len());
     let mut known = true;
@@ -214,6 +234,8 @@ fn tuple_result<'a>(
                 if include.is_null() {
                     return (diags, TupleStep::Unknown(Some(null_condition(cond))));
                 }
+                let (include, include_marked) = include.unmark();
+                marked |= include_marked;
                 // Unlike the object form, an unknown condition is accepted
                 // before its type is checked.
                 if !include.is_known() {
@@ -246,9 +268,9 @@ fn tuple_result<'a>(
         }
     }
     if !known {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(marked), diags);
     }
-    (Value::tuple(vals), diags)
+    (Value::tuple(vals).mark_if(marked), diags)
 }
 
 enum TupleStep {

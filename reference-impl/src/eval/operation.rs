@@ -94,16 +94,23 @@ pub(super) fn binary<'a>(
         diags.append(rhs_diags);
         return (Value::Unknown(result_type), diags);
     };
+    // The operands' own marks go onto the result (the operator function
+    // puts any marks inside them there too).
+    let (l, l_marked) = l.unmark();
+    let (r, r_marked) = r.unmark();
+    let marked = l_marked || r_marked;
     let clean = (!lhs_diags.has_errors(), !rhs_diags.has_errors());
     if let Some(forced) = short_circuit(op, (&l, clean.0), (&r, clean.1)) {
-        return (forced, diags);
+        return (forced.mark_if(marked), diags);
     }
     diags.append(lhs_diags);
     diags.append(rhs_diags);
     if diags.has_errors() {
-        return (Value::Unknown(result_type), diags);
+        return (Value::Unknown(result_type).mark_if(marked), diags);
     }
-    call(function, &[l, r], result_type, diags, span)
+    let (result, diags) = call(function, &[l, r], result_type, diags, span);
+    let marked = marked && !diags.has_errors();
+    (result.mark_if(marked), diags)
 }
 
 /// Records the conversion errors, left first, and returns the converted

@@ -16,9 +16,12 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     // Anything but a sequence is treated as a one-element tuple, or an
     // empty tuple when null.
     let auto_upgrade = !matches!(source_ty, Type::Tuple(_) | Type::List(_) | Type::Set(_));
+    // The source's own mark goes onto the result; an upgraded source keeps
+    // it inside the one-element tuple too.
+    let marked = source_val.is_marked();
     if source_val.is_null() {
         if auto_upgrade {
-            return (Value::tuple(Vec::new()), diags);
+            return (Value::tuple(Vec::new()).mark_if(marked), diags);
         }
         diags.push(Error::eval(
             "Splat of null value",
@@ -28,7 +31,7 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
         return (Value::dynamic_unknown(), diags);
     }
     if source_ty == Type::Dynamic {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(marked), diags);
     }
 
     // An unknown value upgraded to a tuple still has its `each` expression
@@ -37,13 +40,13 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     let (source_val, source_ty) = if auto_upgrade {
         (Value::tuple(vec![source_val]), Type::Tuple(vec![source_ty]))
     } else {
-        (source_val, source_ty)
+        (source_val.unmark().0, source_ty)
     };
 
     if !source_val.is_known() {
         let (ty, ty_diags) = result_type(ev, each, &source_ty);
         diags.append(ty_diags);
-        return (Value::Unknown(ty), diags);
+        return (Value::Unknown(ty).mark_if(marked), diags);
     }
 
     let elements = source_val.elements();
@@ -63,11 +66,11 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     ev.anon = saved;
 
     if upgraded_unknown {
-        return (Value::dynamic_unknown(), diags);
+        return (Value::dynamic_unknown().mark_if(marked), diags);
     }
     if !is_known {
         let (ty, _) = result_type(ev, each, &source_ty);
-        return (Value::Unknown(ty), diags);
+        return (Value::Unknown(ty).mark_if(marked), diags);
     }
     match source_ty {
         Type::List(_) | Type::Set(_) => {
@@ -75,12 +78,12 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
                 let (ty, ty_diags) = result_type(ev, each, &source_ty);
                 diags.append(ty_diags);
                 let elem = ty.element_type().cloned().unwrap_or(Type::Dynamic);
-                return (Value::list(elem, Vec::new()), diags);
+                return (Value::list(elem, Vec::new()).mark_if(marked), diags);
             }
             // As `cty.ListVal`: results of the dynamic type (an unknown or
             // null of unknown type) take the others' element type.
             match Value::list_of(vals) {
-                Some(list) => (list, diags),
+                Some(list) => (list.mark_if(marked), diags),
                 None => {
                     // cty would panic here; no expression HCL's parser
                     // produces is known to get here.
@@ -93,7 +96,7 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
                 }
             }
         }
-        _ => (Value::tuple(vals), diags),
+        _ => (Value::tuple(vals).mark_if(marked), diags),
     }
 }
 

@@ -16,6 +16,8 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
     let mut out = String::new();
     let mut diags = Diags::none();
     let mut known = true;
+    // Every part's own mark goes onto the string.
+    let mut marked = false;
     for part in parts {
         let (value, part_diags) = ev.eval(part);
         diags.append(part_diags);
@@ -27,6 +29,8 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
             ));
             continue;
         }
+        let (value, part_marked) = value.unmark();
+        marked |= part_marked;
         if !value.is_known() {
             known = false;
             continue;
@@ -48,9 +52,9 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
         }
     }
     if known {
-        (Value::string(out), diags)
+        (Value::string(out).mark_if(marked), diags)
     } else {
-        (Value::Unknown(Type::String), diags)
+        (Value::Unknown(Type::String).mark_if(marked), diags)
     }
 }
 
@@ -58,6 +62,10 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
 /// expression a template directive was turned into.
 pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Evaluated {
     let (value, mut diags) = ev.eval(tuple);
+    // An unknown tuple gives an unmarked unknown; a known one's own mark
+    // and its items' go onto the string.
+    let (value, marked) = value.unmark();
+    let mut all_marked = marked;
     let items = match value {
         Value::Tuple(items) => items,
         // Unknown (of unknown type or of a tuple type). HCL's parser never
@@ -75,7 +83,7 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
             continue;
         }
         if item.ty() == Type::Dynamic {
-            return (Value::Unknown(Type::String), diags);
+            return (Value::Unknown(Type::String).mark_if(marked), diags);
         }
         let converted = match convert(&item, &Type::String) {
             Ok(s) => s,
@@ -91,12 +99,15 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
                 continue;
             }
         };
-        match converted {
-            Value::String(s) => out.push_str(&s),
-            _ => return (Value::Unknown(Type::String), diags),
+        match converted.unmark() {
+            (Value::String(s), item_marked) => {
+                all_marked |= item_marked;
+                out.push_str(&s);
+            }
+            _ => return (Value::Unknown(Type::String).mark_if(marked), diags),
         }
     }
-    (Value::string(out), diags)
+    (Value::string(out).mark_if(all_marked), diags)
 }
 
 #[cfg(test)]

@@ -78,6 +78,8 @@ pub(super) fn call<'a>(
             format!("invalid template expression: {}", describe(&e, SOURCE_NAME)),
         ));
     }
+    // A marked template string's mark goes onto the result.
+    let (text, marked) = text.unmark();
     let text = match text {
         Value::Unknown(_) => return Ok(Value::Unknown(Type::String)),
         Value::String(s) => s,
@@ -91,6 +93,7 @@ pub(super) fn call<'a>(
     })?;
     let value = render(&parsed, &vars, SOURCE_NAME, ev.version(), ev.base_dir())?;
     convert(&value, &Type::String)
+        .map(|v| v.mark_if(marked))
         .map_err(|e| CallError::general(format!("invalid template result: {}", e.message)))
 }
 

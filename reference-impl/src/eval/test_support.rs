@@ -269,5 +269,6 @@ pub(crate) fn value(v: &Value) -> String {
         Value::Tuple(items) => format!("tuple[{}]", seq(items)),
         Value::Map { elem, items } => format!("map<{}>{{{}}}", ty(elem), pairs(items)),
         Value::Object(attrs) => format!("object{{{}}}", pairs(attrs)),
+        Value::Marked(inner) => format!("sensitive({})", value(inner)),
     }
 }

@@ -95,25 +95,52 @@ enum Step {
     Result(Value),
 }
 
-/// Mirrors `hcl.GetAttr`.
+/// Mirrors `hcl.GetAttr`. A marked value's mark goes onto the attribute
+/// (`cty.Value.GetAttr`, `WithSameMarks` for unknowns).
 pub(crate) fn get_attr<'v>(
     value: Cow<'v, Value>,
     name: &str,
     span: Span,
 ) -> Result<Cow<'v, Value>, Error> {
+    if value.is_marked() {
+        let (value, _) = value.into_owned().unmark();
+        let found = get_attr(Cow::Owned(value), name, span)?;
+        return Ok(Cow::Owned(found.into_owned().mark()));
+    }
     let step = get_attr_step(&value, name, span)?;
     Ok(take(value, step))
 }
 
-/// Mirrors `hcl.Index`.
+/// Mirrors `hcl.Index`. The collection's mark goes onto the element; the
+/// key's too where cty's `Value.Index` sees it (a list, tuple or map
+/// whose `HasIndex` is known), not where HCL unmarks the key first (an
+/// object's attribute name) or answers an unknown itself.
 pub(crate) fn index<'v>(
     collection: Cow<'v, Value>,
     key: &Value,
     span: Span,
     version: HclVersion,
 ) -> Result<Cow<'v, Value>, Error> {
-    let step = index_step(&collection, key, span, version)?;
-    Ok(take(collection, step))
+    if !collection.is_marked() && !key.is_marked() {
+        let step = index_step(&collection, key, span, version)?;
+        return Ok(take(collection, step));
+    }
+    let (collection, collection_marked) = collection.into_owned().unmark();
+    let (key, key_marked) = key.clone().unmark();
+    let ty = collection.ty();
+    let key_mark_kept = key_marked
+        && key.is_known()
+        && match ty {
+            Type::Tuple(_) => true,
+            Type::List(_) | Type::Map(_) => collection.is_known(),
+            _ => false,
+        };
+    let found = index(Cow::Owned(collection), &key, span, version)?;
+    Ok(Cow::Owned(
+        found
+            .into_owned()
+            .mark_if(collection_marked || key_mark_kept),
+    ))
 }
 
 fn take(value: Cow<'_, Value>, step: Step) -> Cow<'_, Value> {

@@ -162,13 +162,26 @@ fn to_function(name: &'static str, want: Type) -> Function {
             }
             Err(CallError::arg(0, cannot_convert(&got, &want_for_type)))
         }),
+        // The value allows marks: its own mark goes onto the result, the
+        // conversion keeps those inside, and an error does not show a
+        // marked value.
         implementation: Box::new(move |args, ret| {
-            let value = &args[0];
+            let sensitive = args[0].contains_marked();
+            let (value, marked) = args[0].clone().unmark();
             if !value.is_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::Unknown(ret.clone()).mark_if(marked));
             }
-            convert(value, ret).map_err(|_| {
-                let what = match value {
+            let converted = convert(&value, ret).map(|v| v.mark_if(marked));
+            converted.map_err(|_| {
+                if sensitive {
+                    let message = format!(
+                        "cannot convert this sensitive {} to {}",
+                        value.ty().friendly_name(),
+                        want.friendly_name_for_constraint()
+                    );
+                    return CallError::arg(0, message);
+                }
+                let what = match &value {
                     Value::String(s) => go_quote(s),
                     _ => "string".to_string(),
                 };

@@ -56,20 +56,23 @@ fn base64decode() -> Function {
         params: vec![Param::new("str", Type::String).allow_unknown()],
         var_param: None,
         return_type: static_return_type(Type::String),
+        // The string allows marks: they go onto the result, and hide the
+        // string in the error.
         implementation: Box::new(|args, _| {
-            let Value::String(s) = &args[0] else {
-                return Ok(Value::Unknown(Type::String));
+            let (s, marked) = args[0].clone().unmark();
+            let Value::String(s) = s else {
+                return Ok(Value::Unknown(Type::String).mark_if(marked));
             };
             let bytes = base64::decode(s.as_bytes()).map_err(|_| {
                 CallError::general(format!(
                     "failed to decode base64 data {}",
-                    crate::goquote::go_quote(s)
+                    crate::functions::marks::redact(&s, marked)
                 ))
             })?;
             let text = String::from_utf8(bytes).map_err(|_| {
                 CallError::general("the result of decoding the provided string is not valid UTF-8")
             })?;
-            Ok(Value::string(text))
+            Ok(Value::string(text).mark_if(marked))
         }),
     }
 }

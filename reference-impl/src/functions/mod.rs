@@ -19,6 +19,7 @@ mod datetime;
 mod encoding;
 mod filesystem;
 pub(crate) mod ipnet;
+pub(crate) mod marks;
 mod numeric;
 pub(crate) mod operators;
 pub(crate) mod path;
@@ -252,16 +253,24 @@ impl Function {
         args: &[Value],
         implementation: &ImplRef<'_>,
     ) -> Result<Value, CallError> {
+        let unmarked;
+        let (args, marked, marked_when_run) = if args.iter().any(Value::contains_marked) {
+            let (args, always, when_run) = marks::unmark_arguments(self, args);
+            unmarked = args;
+            (&unmarked[..], always, when_run)
+        } else {
+            (args, false, false)
+        };
         let expected = self.return_type_for_values(args)?;
         let n_params = self.params.len();
         for (param, arg) in self.params.iter().zip(args) {
             if !arg.is_known() && !param.allow_unknown {
-                return Ok(Value::Unknown(expected));
+                return Ok(Value::Unknown(expected).mark_if(marked));
             }
         }
         if let Some(param) = &self.var_param {
             if !param.allow_unknown && args[n_params..].iter().any(|a| !a.is_known()) {
-                return Ok(Value::Unknown(expected));
+                return Ok(Value::Unknown(expected).mark_if(marked));
             }
         }
         let result = implementation(args, &expected)?;
@@ -271,7 +280,7 @@ impl Function {
         if !result.ty().conforms_to(&expected) {
             return Err(CallError::panicked(NONCONFORMING_RESULT));
         }
-        Ok(result)
+        Ok(result.mark_if(marked || marked_when_run))
     }
 }
 
@@ -367,6 +376,11 @@ fn terraform_1_15() -> &'static BTreeMap<&'static str, Function> {
             .chain(string::terraform_1_15())
             .chain(datetime::terraform_1_15())
             .chain(encoding::terraform_1_15())
+            .chain([
+                marks::sensitive(),
+                marks::nonsensitive(),
+                marks::issensitive(),
+            ])
             .map(|f| (f.name, f))
             .collect()
     })

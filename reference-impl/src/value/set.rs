@@ -110,6 +110,9 @@ pub(crate) fn hash_string(v: &Value) -> String {
 
 fn append_hash(v: &Value, out: &mut String) {
     match v {
+        // Set elements carry no marks; a marked value hashes as cty's
+        // `Hash` (which unmarks) does.
+        Value::Marked(inner) => append_hash(inner, out),
         Value::Unknown(_) => out.push('?'),
         Value::Null(_) => out.push('~'),
         Value::Number(n) => out.push_str(&go_float_string(n)),

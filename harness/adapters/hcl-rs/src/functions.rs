@@ -27,8 +27,17 @@ use hclspec_reference::SourceKind;
 use crate::{from_hcl, to_hcl, Refusal};
 
 /// Functions that a `FuncDef` cannot express: they take an argument as an
-/// expression (`convert`'s type constraint is never evaluated).
-pub const NOT_EXPRESSIBLE: [&str; 4] = ["can", "convert", "templatestring", "try"];
+/// expression (`convert`'s type constraint is never evaluated), or they are
+/// about Terraform's sensitive marks, which hcl-rs values do not carry.
+pub const NOT_EXPRESSIBLE: [&str; 7] = [
+    "can",
+    "convert",
+    "issensitive",
+    "nonsensitive",
+    "sensitive",
+    "templatestring",
+    "try",
+];
 
 /// What the functions of the request being answered evaluate with, and why
 /// the adapter gave up inside a call, if it did.

@@ -332,6 +332,9 @@ fn to_hcl_at(value: &CtyValue, depth: usize) -> Result<hcl::Value, Refusal> {
         return Err(Refusal::Unsupported(UNSUPPORTED_DEPTH));
     }
     Ok(match value {
+        // hcl-rs has no sensitive marks: it sees the value unmarked, and
+        // its results carry no marks.
+        CtyValue::Marked(inner) => return to_hcl_at(inner, depth),
         CtyValue::Null(_) => hcl::Value::Null,
         CtyValue::Unknown(_) => return Err(Refusal::Unsupported(UNSUPPORTED_UNKNOWN)),
         CtyValue::Bool(b) => hcl::Value::Bool(*b),

@@ -76,7 +76,7 @@ fn lookup() -> Function {
             }
             match args[0].ty() {
                 Type::Object(attrs) => {
-                    let Value::String(key) = &args[1] else {
+                    let Value::String(key) = args[1].unmarked() else {
                         return Ok(Type::Dynamic);
                     };
                     if let Some(ty) = attrs.get(key) {
@@ -104,24 +104,29 @@ fn lookup() -> Function {
                 _ => Err(CallError::arg(0, LOOKUP_NOT_MAP)),
             }
         }),
+        // The key allows marks: they go onto the result, and hide the key
+        // in the error.
         implementation: Box::new(|args, ret| {
-            let (coll, key) = (&args[0], &args[1]);
+            let coll = &args[0];
+            let (key, key_marked) = args[1].clone().unmark();
             let Value::String(key) = key else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::Unknown(ret.clone()).mark_if(key_marked));
             };
             let found = match coll {
-                Value::Object(attrs) => attrs.get(key),
-                Value::Map { items, .. } => items.get(key),
-                _ => return Ok(Value::Unknown(ret.clone())),
+                Value::Object(attrs) => attrs.get(&key),
+                Value::Map { items, .. } => items.get(&key),
+                _ => return Ok(Value::Unknown(ret.clone()).mark_if(key_marked)),
             };
             if let Some(v) = found {
-                return Ok(v.clone());
+                return Ok(v.clone().mark_if(key_marked));
             }
             match args.get(2) {
-                Some(default) => convert(default, ret).map_err(|e| CallError::general(e.message)),
+                Some(default) => convert(default, ret)
+                    .map(|v| v.mark_if(key_marked))
+                    .map_err(|e| CallError::general(e.message)),
                 None => Err(CallError::general(format!(
                     "lookup failed to find key {}",
-                    go_quote(key)
+                    crate::functions::marks::redact(&key, key_marked)
                 ))),
             }
         }),

@@ -225,6 +225,7 @@ fn distinct() -> Function {
 fn equality_hash(value: &Value) -> u64 {
     fn feed(value: &Value, state: &mut DefaultHasher) {
         match value {
+            Value::Marked(inner) => feed(inner, state),
             Value::Null(_) => 0u8.hash(state),
             Value::Unknown(_) => 1u8.hash(state),
             Value::Bool(b) => (2u8, b).hash(state),

@@ -105,6 +105,8 @@ fn marshal(
         return Err(TOO_DEEP);
     }
     match value {
+        // The call boundary unmarks arguments; kept for completeness.
+        Value::Marked(inner) => return marshal(inner, out, depth, escapes),
         Value::Null(_) | Value::Unknown(_) => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => {

@@ -641,6 +641,8 @@ fn marshal(
         return Err("value is nested too deeply");
     }
     match v {
+        // The call boundary unmarks arguments; kept for completeness.
+        Value::Marked(inner) => return marshal(inner, out, depth, escapes),
         Value::Null(_) => out.push_str("null"),
         Value::Unknown(_) => return Err("value is not known"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),

@@ -90,6 +90,8 @@ impl Emitter {
         self.mapping = matches!(ctx, Context::Mapping | Context::SimpleKey);
         self.simple_key = ctx == Context::SimpleKey;
         match v {
+            // The call boundary unmarks arguments; kept for completeness.
+            Value::Marked(inner) => return self.node(inner, ctx, depth),
             Value::Null(_) => self.scalar("null", Style::Plain),
             Value::Unknown(_) => return Err("cannot serialize unknown value as YAML"),
             Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }, Style::Plain),
