@@ -33,7 +33,7 @@ thread_local! {
 /// any, messages are go-cty 1.12's.
 pub fn with_messages_of<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
     let saved = NAME_BOTH_TYPES.with(|c| c.replace(version == HclVersion::V2_24));
-    let result = f();
+    let result = crate::value::with_refinements(version == HclVersion::V2_24, f);
     NAME_BOTH_TYPES.with(|c| c.set(saved));
     result
 }

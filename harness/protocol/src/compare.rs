@@ -338,7 +338,7 @@ fn loose_equals(a: &Value, b: &Value) -> bool {
         }
     }
     match (a, b) {
-        (V::Null(_), V::Null(_)) | (V::Unknown(_), V::Unknown(_)) => true,
+        (V::Null(_), V::Null(_)) | (V::Unknown(..), V::Unknown(..)) => true,
         (V::Bool(x), V::Bool(y)) => x == y,
         (V::String(x), V::String(y)) => x == y,
         (V::Number(_), V::Number(_)) => a.raw_equals(b),

@@ -192,7 +192,8 @@ pub(super) fn function_call<'a>(
             return (Value::dynamic_unknown(), diags);
         }
         return match template_string::call(ev, template, vars) {
-            Ok(v) => (v, diags),
+            // Terraform's `templatestring` refines its result as not null.
+            Ok(v) => (v.refine_not_null(), diags),
             Err(e) => {
                 diags.push(call_error(name, function, &args, &e, span, head));
                 (Value::dynamic_unknown(), diags)
@@ -324,7 +325,7 @@ fn convert_call<'a>(
     }
     let ty = constraint.ty.without_optional();
     if !value.is_known() {
-        return (Value::Unknown(ty), diags);
+        return (Value::unknown(ty), diags);
     }
     let converted = convert(&value, &constraint.ty)
         .map_err(|e| CallError::arg(0, e.message))

@@ -165,7 +165,7 @@ fn to_function(name: &'static str, want: Type) -> Function {
         implementation: Box::new(move |args, ret| {
             let value = &args[0];
             if !value.is_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             convert(value, ret).map_err(|_| {
                 let what = match value {
@@ -234,11 +234,11 @@ fn closure_function(name: &'static str, variadic: bool) -> Function {
 /// Mirrors `tryfunc.can`.
 fn can(arg: &ClosureOutcome, version: HclVersion) -> Value {
     if version == HclVersion::V2_14 && arg.depends_on_unknowns {
-        return Value::Unknown(Type::Bool);
+        return Value::unknown(Type::Bool);
     }
     match &arg.result {
         Err(_) => Value::Bool(false),
-        Ok(v) if !v.is_wholly_known() && version != HclVersion::V2_14 => Value::Unknown(Type::Bool),
+        Ok(v) if !v.is_wholly_known() && version != HclVersion::V2_14 => Value::unknown(Type::Bool),
         Ok(_) => Value::Bool(true),
     }
 }

@@ -58,7 +58,7 @@ fn base64decode() -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(|args, _| {
             let Value::String(s) = &args[0] else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let bytes = base64::decode(s.as_bytes()).map_err(|_| {
                 CallError::general(format!(

@@ -110,7 +110,7 @@ pub(crate) fn hash_string(v: &Value) -> String {
 
 fn append_hash(v: &Value, out: &mut String) {
     match v {
-        Value::Unknown(_) => out.push('?'),
+        Value::Unknown(..) => out.push('?'),
         Value::Null(_) => out.push('~'),
         Value::Number(n) => out.push_str(&go_float_string(n)),
         Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),

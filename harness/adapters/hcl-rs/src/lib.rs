@@ -333,7 +333,7 @@ fn to_hcl_at(value: &CtyValue, depth: usize) -> Result<hcl::Value, Refusal> {
     }
     Ok(match value {
         CtyValue::Null(_) => hcl::Value::Null,
-        CtyValue::Unknown(_) => return Err(Refusal::Unsupported(UNSUPPORTED_UNKNOWN)),
+        CtyValue::Unknown(..) => return Err(Refusal::Unsupported(UNSUPPORTED_UNKNOWN)),
         CtyValue::Bool(b) => hcl::Value::Bool(*b),
         CtyValue::String(s) => hcl::Value::String(s.clone()),
         CtyValue::Number(n) => hcl::Value::Number(number_to_hcl(n)?),

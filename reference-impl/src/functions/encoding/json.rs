@@ -40,15 +40,30 @@ pub(super) enum DuplicateKeys {
 pub(super) fn encode_function(escapes: ControlEscapes) -> Function {
     Function {
         name: "jsonencode",
+        // go-cty 1.13 takes unknown values, to refine the result; before,
+        // the implementation's own check made the same plain unknown.
         params: vec![Param::new("val", Type::Dynamic)
             .allow_dynamic_type()
-            .allow_null()],
+            .allow_null()
+            .allow_unknown()],
         var_param: None,
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| {
             let value = &args[0];
             if !value.is_wholly_known() {
-                return Ok(Value::Unknown(Type::String));
+                // A value that cannot be null starts its JSON with the
+                // character of its kind (go-cty 1.13+).
+                let result = Value::unknown(Type::String);
+                if !value.definitely_not_null() {
+                    return Ok(result);
+                }
+                let first = match value.ty() {
+                    Type::String => "\"",
+                    Type::Object(_) | Type::Map(_) => "{",
+                    Type::Tuple(_) | Type::List(_) | Type::Set(_) => "[",
+                    _ => "",
+                };
+                return Ok(result.refine().string_prefix_full(first).finish());
             }
             let mut out = String::new();
             marshal(value, &mut out, 0, escapes).map_err(CallError::general)?;
@@ -81,7 +96,7 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
                 let node = parse(s).map_err(CallError::general)?;
                 unmarshal(&node, ret).map_err(CallError::general)
             }
-            _ => Ok(Value::Unknown(ret.clone())),
+            _ => Ok(Value::unknown(ret.clone())),
         }),
     }
 }
@@ -105,7 +120,7 @@ fn marshal(
         return Err(TOO_DEEP);
     }
     match value {
-        Value::Null(_) | Value::Unknown(_) => out.push_str("null"),
+        Value::Null(_) | Value::Unknown(..) => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => {
             if n.is_infinite() {

@@ -91,7 +91,7 @@ impl Emitter {
         self.simple_key = ctx == Context::SimpleKey;
         match v {
             Value::Null(_) => self.scalar("null", Style::Plain),
-            Value::Unknown(_) => return Err("cannot serialize unknown value as YAML"),
+            Value::Unknown(..) => return Err("cannot serialize unknown value as YAML"),
             Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }, Style::Plain),
             Value::Number(n) => self.scalar(&n.text(), Style::Plain),
             Value::String(s) => {
