@@ -392,6 +392,7 @@ fn from_hcl(value: &hcl::Value, depth: usize) -> Result<TypedValue, Refusal> {
         value,
         unknown: Vec::new(),
         sensitive: Vec::new(),
+        refinements: Vec::new(),
     })
 }
 
