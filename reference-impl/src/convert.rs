@@ -30,7 +30,9 @@ thread_local! {
 /// type is "string required, but have tuple", where go-cty 1.12 says
 /// "string required". Conversions are made deep inside functions that know
 /// no profile, so the evaluations of a profile run inside this. Outside
-/// any, messages are go-cty 1.12's.
+/// any, messages are go-cty 1.12's. The profile's refinements of unknown
+/// values (go-cty 1.13+, so HCL 2.24 only) are switched on the same way
+/// ([`crate::value::with_refinements`]).
 pub fn with_messages_of<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
     let saved = NAME_BOTH_TYPES.with(|c| c.replace(version == HclVersion::V2_24));
     let result = crate::value::with_refinements(version == HclVersion::V2_24, f);

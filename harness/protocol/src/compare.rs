@@ -641,6 +641,37 @@ mod tests {
     }
 
     #[test]
+    fn refinements_are_judged_when_expected_at_the_full_level() {
+        let refined = |facts: Json| {
+            let mut v = tv(json!("number"), "null", vec![json!([])]);
+            v.refinements = vec![serde_json::from_value(facts).unwrap()];
+            v
+        };
+        let bounds = |lo: &str| {
+            refined(json!({"path": [], "not_null": true,
+                           "number_lower": {"value": lo, "inclusive": true}}))
+        };
+        let plain = tv(json!("number"), "null", vec![json!([])]);
+        let table = [
+            (bounds("1"), bounds("1.0"), Level::Full, true),
+            (bounds("1"), bounds("2"), Level::Full, false),
+            (bounds("1"), plain.clone(), Level::Full, false),
+            (bounds("1"), plain.clone(), Level::Value, true),
+            (plain.clone(), bounds("1"), Level::Full, true),
+            (
+                bounds("1"),
+                refined(json!({"path": [], "number_lower": {"value": "1", "inclusive": true}})),
+                Level::Full,
+                false,
+            ),
+        ];
+        for (i, (e, a, level, pass)) in table.into_iter().enumerate() {
+            let v = compare_at(&Expect::Result(e), &Outcome::Result(a), level);
+            assert_eq!(matches!(v, Verdict::Pass), pass, "row {i}: {v:?}");
+        }
+    }
+
+    #[test]
     fn errors_compare_by_phase_and_given_summary() {
         use ErrorPhase::*;
         use ExpectedPhase as P;

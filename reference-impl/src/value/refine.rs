@@ -458,3 +458,160 @@ pub fn safe_known_prefix(prefix: &str) -> String {
     }
     prefix[..start].to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    //! Small tables of go-cty 1.18's refinement rules, each read from its
+    //! source (`unknown_refinement.go`, `value_range.go`, `value_ops.go`,
+    //! `ctystrings/prefix.go`).
+
+    use super::*;
+
+    fn on<R>(f: impl FnOnce() -> R) -> R {
+        with_refinements(true, f)
+    }
+    fn num(n: i64) -> Number {
+        Number::from_i64(n)
+    }
+    fn bounded(lo: i64, hi: i64) -> Value {
+        on(|| {
+            Value::unknown(Type::Number)
+                .refine()
+                .number_lower_bound(Some((num(lo), true)))
+                .number_upper_bound(Some((num(hi), true)))
+                .finish()
+        })
+    }
+
+    #[test]
+    fn safe_known_prefix_drops_the_last_cluster_unless_punctuation() {
+        for (prefix, want) in [
+            ("ab", "a"),
+            ("ab-", "ab-"),
+            ("a/b/", "a/b/"),
+            ("x.", "x."),
+            ("a b ", "a b "),
+            ("é", ""),
+            ("e\u{301}x", "é"),
+            ("", ""),
+        ] {
+            assert_eq!(safe_known_prefix(prefix), want, "{prefix:?}");
+        }
+    }
+
+    #[test]
+    fn not_null_equal_inclusive_bounds_collapse_to_the_number() {
+        let v = on(|| bounded(2, 2).refine_not_null());
+        assert!(matches!(v, Value::Number(n) if n.cty_equals(&num(2))));
+        // Without not-null, or with an exclusive bound, it stays unknown.
+        assert!(!bounded(2, 2).is_known());
+        let exclusive = on(|| {
+            Value::unknown(Type::Number)
+                .refine()
+                .not_null()
+                .number_lower_bound(Some((num(2), false)))
+                .number_upper_bound(Some((num(2), true)))
+                .finish()
+        });
+        assert!(!exclusive.is_known());
+    }
+
+    #[test]
+    fn exact_collection_lengths_collapse() {
+        let exactly = |ty: Type, n: u64| {
+            on(|| {
+                Value::unknown(ty)
+                    .refine()
+                    .not_null()
+                    .collection_length_lower_bound(n)
+                    .collection_length_upper_bound(n)
+                    .finish()
+            })
+        };
+        let list = exactly(Type::list(Type::String), 2);
+        assert!(
+            matches!(&list, Value::List { items, .. } if items.len() == 2 && !items[0].is_known())
+        );
+        let set = exactly(Type::set(Type::String), 1);
+        assert!(matches!(&set, Value::Set { items, .. } if items.len() == 1));
+        assert!(
+            matches!(exactly(Type::map(Type::String), 0), Value::Map { items, .. } if items.is_empty())
+        );
+        // A map of one and a set of two stay unknown.
+        assert!(!exactly(Type::map(Type::String), 1).is_known());
+        assert!(!exactly(Type::set(Type::String), 2).is_known());
+    }
+
+    #[test]
+    fn a_wider_bound_does_not_replace_a_narrower_one() {
+        let v = on(|| {
+            bounded(1, 5)
+                .refine()
+                .number_lower_bound(Some((num(0), true)))
+                .number_upper_bound(Some((num(9), true)))
+                .finish()
+        });
+        let r = v.refinement().expect("refined");
+        assert!(r.lower.as_ref().is_some_and(|(n, _)| n.cty_equals(&num(1))));
+        assert!(r.upper.as_ref().is_some_and(|(n, _)| n.cty_equals(&num(5))));
+        // An inclusive bound at an exclusive one's value is not narrower.
+        let v = on(|| {
+            Value::unknown(Type::Number)
+                .refine()
+                .number_lower_bound(Some((num(1), false)))
+                .number_lower_bound(Some((num(1), true)))
+                .finish()
+        });
+        assert_eq!(
+            v.refinement().and_then(|r| r.lower.clone()).map(|b| b.1),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn ranges_exclude_what_lies_outside() {
+        let v = bounded(1, 5);
+        let range = v.range();
+        assert!(range.excludes(&Value::int(0)));
+        assert!(range.excludes(&Value::int(6)));
+        assert!(!range.excludes(&Value::int(5)));
+        let s = on(|| {
+            Value::unknown(Type::String)
+                .refine()
+                .string_prefix("ab-")
+                .not_null()
+                .finish()
+        });
+        assert!(s.range().excludes(&Value::string("ac")));
+        assert!(s.range().excludes(&Value::null(Type::String)));
+        assert!(!s.range().excludes(&Value::string("ab-c")));
+    }
+
+    #[test]
+    fn comparisons_use_bounds_strictly() {
+        on(|| {
+            let v = bounded(1, 5);
+            assert!(matches!(v.less_than(&Value::int(6)), Value::Bool(true)));
+            assert!(matches!(v.greater_than(&Value::int(5)), Value::Unknown(..)));
+            assert!(matches!(v.greater_than(&Value::int(0)), Value::Bool(true)));
+            assert!(matches!(
+                v.less_than_or_equal_to(&Value::int(0)),
+                Value::Bool(false)
+            ));
+        });
+    }
+
+    #[test]
+    fn nothing_is_refined_when_refinements_are_off() {
+        let v = Value::unknown(Type::String)
+            .refine()
+            .string_prefix("ab-")
+            .not_null()
+            .finish();
+        assert!(v.refinement().is_none());
+        assert!(!bounded(2, 2).refine_not_null().is_known());
+        // Dynamic unknowns are never refined.
+        let d = on(|| Value::dynamic_unknown().refine_not_null());
+        assert!(d.refinement().is_none());
+    }
+}
