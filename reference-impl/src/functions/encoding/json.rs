@@ -89,7 +89,9 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
                     }
                 }
             }
-            _ => Ok(Type::Dynamic),
+            // go-cty 1.13+: an unknown string's known prefix can tell the
+            // result's type, or that no JSON document starts that way.
+            unknown => type_of_prefix(unknown.range().prefix.trim()),
         }),
         implementation: Box::new(|args, ret| match &args[0] {
             Value::String(s) => {
@@ -98,6 +100,27 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
             }
             _ => Ok(Value::unknown(ret.clone())),
         }),
+    }
+}
+
+/// The result type of `jsondecode` on a string that starts with `prefix`
+/// (already trimmed of white space): a string, a bool or a number when the
+/// first character can only begin one, an error when it can begin no JSON
+/// value, otherwise unknown. Mirrors the unknown case of
+/// `stdlib.JSONDecodeFunc`'s type function.
+fn type_of_prefix(prefix: &str) -> Result<Type, CallError> {
+    match prefix.chars().next() {
+        None | Some('{' | '[' | 'n') => Ok(Type::Dynamic),
+        Some('"') => Ok(Type::String),
+        Some('t' | 'f') => Ok(Type::Bool),
+        Some('-' | '0'..='9' | '.') => Ok(Type::Number),
+        Some(c) => Err(CallError::arg(
+            0,
+            format!(
+                "a JSON document cannot begin with the character {}",
+                crate::goquote::go_quote_rune(c)
+            ),
+        )),
     }
 }
 

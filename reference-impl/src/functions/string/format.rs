@@ -152,7 +152,7 @@ fn formatlist(escapes: ControlEscapes) -> Function {
                     })
                     .collect();
                 if !these.iter().all(Value::is_wholly_known) {
-                    results.push(Value::unknown(Type::String));
+                    results.push(Value::unknown(Type::String).refine_not_null());
                     continue;
                 }
                 match format_values(spec, &these, escapes) {
