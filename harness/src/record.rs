@@ -273,19 +273,34 @@ fn old_for(old: &Expectations, v: Version) -> Option<Expect> {
     }
 }
 
-/// Whether two recorded answers are the same: values by type, value and
-/// sensitive parts; errors by phase and summary.
+/// Whether two recorded answers are the same: values by type, value,
+/// sensitive parts and refinements of unknown parts; errors by phase and
+/// summary.
 pub fn same_expectation(a: &Expect, b: &Expect) -> bool {
     match (a, b) {
         (Expect::Result(x), Expect::Result(y)) => {
-            values_match(x, y).is_ok() && {
-                let paths = |v: &hclspec_protocol::TypedValue| {
-                    let mut p: Vec<String> = v.sensitive.iter().map(|s| s.to_string()).collect();
-                    p.sort();
-                    p
-                };
-                paths(x) == paths(y)
-            }
+            values_match(x, y).is_ok()
+                && {
+                    let paths = |v: &hclspec_protocol::TypedValue| {
+                        let mut p: Vec<String> =
+                            v.sensitive.iter().map(|s| s.to_string()).collect();
+                        p.sort();
+                        p
+                    };
+                    paths(x) == paths(y)
+                }
+                && {
+                    let refinements = |v: &hclspec_protocol::TypedValue| {
+                        let mut r: Vec<String> = v
+                            .refinements
+                            .iter()
+                            .map(|r| serde_json::to_string(r).unwrap_or_default())
+                            .collect();
+                        r.sort();
+                        r
+                    };
+                    refinements(x) == refinements(y)
+                }
         }
         (Expect::Error(x), Expect::Error(y)) => x == y,
         _ => false,

@@ -31,10 +31,14 @@ thread_local! {
 /// "string required". Conversions are made deep inside functions that know
 /// no profile, so the evaluations of a profile run inside this. Outside
 /// any, messages are go-cty 1.12's. The profile's Unicode tables
-/// ([`crate::text::with_unicode`]) apply inside it too.
+/// ([`crate::text::with_unicode`]) and its refinements of unknown values
+/// (go-cty 1.13+, so HCL 2.24 only; [`crate::value::with_refinements`])
+/// apply inside it too.
 pub fn with_messages_of<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
     let saved = NAME_BOTH_TYPES.with(|c| c.replace(version == HclVersion::V2_24));
-    let result = crate::text::with_unicode(version.unicode(), f);
+    let result = crate::text::with_unicode(version.unicode(), || {
+        crate::value::with_refinements(version == HclVersion::V2_24, f)
+    });
     NAME_BOTH_TYPES.with(|c| c.set(saved));
     result
 }

@@ -325,7 +325,7 @@ impl Decoder {
             if !json.is_null() {
                 return Err(self.error("an unknown value must be written as null"));
             }
-            return Ok(Value::Unknown(ty.clone()));
+            return Ok(Value::unknown(ty.clone()));
         }
         if json.is_null() {
             return Ok(Value::Null(ty.clone()));
@@ -438,7 +438,7 @@ impl Decoder {
                         path.push(PathStep::Key(k.clone()));
                         let v = if self.unknown.contains(&path) {
                             self.used.insert(path);
-                            Value::Unknown(aty.clone())
+                            Value::unknown(aty.clone())
                         } else {
                             Value::Null(aty.clone())
                         };
@@ -493,7 +493,7 @@ fn encode(value: &Value) -> Json {
     match value {
         // Marks are written apart, as `sensitive` paths.
         Value::Marked(inner) => encode(inner),
-        Value::Null(_) | Value::Unknown(_) => Json::Null,
+        Value::Null(_) | Value::Unknown(..) => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Number(n) => number_to_json(n),
         Value::String(s) => Json::String(s.clone()),

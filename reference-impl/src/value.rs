@@ -24,6 +24,7 @@
 //! a value's state ([`Value::ty`], [`Value::is_null`], [`Value::is_known`])
 //! look through a mark, as cty's do.
 
+mod refine;
 mod set;
 
 use std::collections::BTreeMap;
@@ -32,6 +33,10 @@ use crate::number::Number;
 use crate::text::{is_nfc, normalize_string};
 use crate::types::Type;
 
+pub use refine::{
+    refinements_enabled, safe_known_prefix, with_refinements, Refined, Refinement,
+    RefinementBuilder, ValueRange, MAX_LENGTH,
+};
 pub(crate) use set::hash as set_hash;
 
 /// The deepest nesting of values (and types) the entry points accept
@@ -57,7 +62,9 @@ pub const MAX_VALUE_DEPTH: usize = 100_000;
 #[derive(Clone, Debug)]
 pub enum Value {
     Null(Type),
-    Unknown(Type),
+    /// An unknown value and what is known about it (nothing, in the HCL
+    /// 2.14 profile); see [`refine`](self::Refinement).
+    Unknown(Type, Refinement),
     Bool(bool),
     Number(Number),
     String(String),
@@ -110,7 +117,7 @@ impl Value {
     }
     /// `cty.UnknownVal(ty)`.
     pub fn unknown(ty: Type) -> Value {
-        Value::Unknown(ty)
+        Value::Unknown(ty, Refinement::NONE)
     }
     /// `cty.ListVal` / `cty.ListValEmpty`; the caller guarantees every item
     /// conforms to `elem`.
@@ -161,7 +168,7 @@ impl Value {
     }
     /// `cty.DynamicVal`.
     pub fn dynamic_unknown() -> Value {
-        Value::Unknown(Type::Dynamic)
+        Value::unknown(Type::Dynamic)
     }
 
     /// `cty.ListVal(items)`: the element type is that of the first item
@@ -186,7 +193,7 @@ impl Value {
     pub fn ty(&self) -> Type {
         match self {
             Value::Marked(v) => v.ty(),
-            Value::Null(t) | Value::Unknown(t) => t.clone(),
+            Value::Null(t) | Value::Unknown(t, ..) => t.clone(),
             Value::Bool(_) => Type::Bool,
             Value::Number(_) => Type::Number,
             Value::String(_) => Type::String,
@@ -204,12 +211,12 @@ impl Value {
     }
     /// False only for a wholly unknown value (`cty.Value.IsKnown`).
     pub fn is_known(&self) -> bool {
-        !matches!(self.unmarked(), Value::Unknown(_))
+        !matches!(self.unmarked(), Value::Unknown(..))
     }
     /// `cty.Value.IsWhollyKnown`: no unknown anywhere inside.
     pub fn is_wholly_known(&self) -> bool {
         match self {
-            Value::Unknown(_) => false,
+            Value::Unknown(..) => false,
             Value::Marked(v) => v.is_wholly_known(),
             _ => self.children().all(Value::is_wholly_known),
         }
@@ -220,7 +227,7 @@ impl Value {
         match self {
             Value::Marked(v) => v.has_wholly_known_type(),
             Value::Null(_) => true,
-            Value::Unknown(t) => !t.has_dynamic_types(),
+            Value::Unknown(t, ..) => !t.has_dynamic_types(),
             _ => self.children().all(Value::has_wholly_known_type),
         }
     }
@@ -239,8 +246,8 @@ impl Value {
         match (self, other) {
             (Value::Marked(a), Value::Marked(b)) => a.raw_equals_same_type(b),
             (Value::Marked(_), _) | (_, Value::Marked(_)) => false,
-            (Value::Unknown(_), Value::Unknown(_)) | (Value::Null(_), Value::Null(_)) => true,
-            (Value::Unknown(_), _) | (_, Value::Unknown(_)) => false,
+            (Value::Unknown(..), Value::Unknown(..)) | (Value::Null(_), Value::Null(_)) => true,
+            (Value::Unknown(..), _) | (_, Value::Unknown(..)) => false,
             (Value::Null(_), _) | (_, Value::Null(_)) => false,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Number(a), Value::Number(b)) => a.cty_equals(b),
@@ -294,8 +301,8 @@ impl Value {
     pub fn length(&self) -> usize {
         match self {
             Value::Marked(v) => v.length(),
-            Value::Null(Type::Tuple(t)) | Value::Unknown(Type::Tuple(t)) => t.len(),
-            Value::Null(Type::Object(t)) | Value::Unknown(Type::Object(t)) => t.len(),
+            Value::Null(Type::Tuple(t)) | Value::Unknown(Type::Tuple(t), ..) => t.len(),
+            Value::Null(Type::Object(t)) | Value::Unknown(Type::Object(t), ..) => t.len(),
             Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
                 items.len()
             }
@@ -313,15 +320,27 @@ impl Value {
         if let Type::Tuple(elems) = &ty {
             return Some(Value::int(elems.len() as i64));
         }
+        // An unknown length is refined (go-cty 1.13+): not null, within
+        // the collection's length bounds, or for a known set holding
+        // unknowns, between one and its number of elements.
+        let between = |least: u64, most: u64| {
+            Value::unknown(Type::Number)
+                .refine()
+                .not_null()
+                .number_lower_bound(Some((Number::from_u64(least), true)))
+                .number_upper_bound(Some((Number::from_u64(most), true)))
+                .finish()
+        };
         if !self.is_known() {
-            return Some(Value::Unknown(Type::Number));
+            let range = self.range();
+            return Some(between(range.min_length, range.max_length));
         }
         match self {
             Value::Set { items, .. } => {
                 if items.len() == 1 || self.is_wholly_known() {
                     Some(Value::int(items.len() as i64))
                 } else {
-                    Some(Value::Unknown(Type::Number))
+                    Some(between(1, items.len() as u64))
                 }
             }
             Value::List { .. } | Value::Map { .. } | Value::Object(_) => {
@@ -368,12 +387,12 @@ impl Value {
     /// does). `None` when this is not an object or has no such attribute.
     pub fn get_attr(&self, name: &str) -> Option<Value> {
         match self {
-            Value::Null(Type::Dynamic) | Value::Unknown(Type::Dynamic) => {
+            Value::Null(Type::Dynamic) | Value::Unknown(Type::Dynamic, ..) => {
                 Some(Value::dynamic_unknown())
             }
             Value::Object(attrs) => attrs.get(name).cloned(),
             Value::Null(Type::Object(atys)) => atys.get(name).cloned().map(Value::Null),
-            Value::Unknown(Type::Object(atys)) => atys.get(name).cloned().map(Value::Unknown),
+            Value::Unknown(Type::Object(atys), ..) => atys.get(name).cloned().map(Value::unknown),
             _ => None,
         }
     }
@@ -396,13 +415,13 @@ impl Value {
                 };
                 let key_ty = key.ty();
                 if key_ty == Type::Dynamic || (key_ty == want_key && !key.is_known()) {
-                    return Some(Value::Unknown((**elem).clone()));
+                    return Some(Value::unknown((**elem).clone()));
                 }
                 if key_ty != want_key {
                     return None;
                 }
                 match self {
-                    Value::Unknown(_) => Some(Value::Unknown((**elem).clone())),
+                    Value::Unknown(..) => Some(Value::unknown((**elem).clone())),
                     Value::List { items, .. } => {
                         let i = key.as_number()?.to_i64_exact()?;
                         items.get(usize::try_from(i).ok()?).cloned()
@@ -418,7 +437,7 @@ impl Value {
                 }
                 let i = usize::try_from(key.as_number()?.to_i64_exact()?).ok()?;
                 match self {
-                    Value::Unknown(_) => etys.get(i).cloned().map(Value::Unknown),
+                    Value::Unknown(..) => etys.get(i).cloned().map(Value::unknown),
                     Value::Tuple(items) => items.get(i).cloned(),
                     _ => None,
                 }
@@ -432,7 +451,7 @@ impl Value {
     pub fn has_index(&self, key: &Value) -> Option<Value> {
         let ty = self.ty();
         let key_ty = key.ty();
-        let unknown = Some(Value::Unknown(Type::Bool));
+        let unknown = Some(Value::unknown(Type::Bool));
         let int_key = || {
             key.as_number()
                 .and_then(Number::to_i64_exact)
@@ -496,7 +515,7 @@ fn fit_element(elem: &Type, v: Value) -> Value {
     match v {
         Value::Marked(inner) => fit_element(elem, *inner).mark(),
         Value::Null(t) if t != *elem => Value::Null(elem.clone()),
-        Value::Unknown(t) if t != *elem => Value::Unknown(elem.clone()),
+        Value::Unknown(t, ..) if t != *elem => Value::unknown(elem.clone()),
         v => v,
     }
 }
@@ -534,7 +553,7 @@ pub fn element_type<'v>(items: impl IntoIterator<Item = &'v Value>) -> Result<Ty
 
 fn collect_unknown_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
     match v {
-        Value::Unknown(_) => out.push(path.clone()),
+        Value::Unknown(..) => out.push(path.clone()),
         Value::Marked(inner) => collect_unknown_paths(inner, path, out),
         Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items) => {
             for (i, item) in items.iter().enumerate() {

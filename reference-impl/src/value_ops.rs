@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 
 use crate::number::{NotANumber, Number};
 use crate::types::Type;
-use crate::value::{set_hash, Value};
+use crate::value::{refinements_enabled, set_hash, Value};
 
 /// Why an operation has no result. The message is user-facing, e.g. "can't
 /// divide zero by zero or infinity by infinity".
@@ -49,7 +49,30 @@ impl Value {
     /// types are not compared again, which would cost time in proportion
     /// to the depth at every level of a deep value.
     fn equals_typed(&self, other: &Value, same_known_type: bool) -> Value {
-        let unknown = Value::Unknown(Type::Bool);
+        let unknown = Value::unknown(Type::Bool).refine_not_null();
+        // go-cty 1.13's refinements: a null never equals what is surely not
+        // null, and a known value never equals an unknown whose range
+        // leaves it out (outside 2.24 no unknown is refined).
+        match (self.is_null(), other.is_null()) {
+            (true, false) if other.definitely_not_null() => return Value::Bool(false),
+            (false, true) if self.definitely_not_null() => return Value::Bool(false),
+            _ => {}
+        }
+        match (self, other) {
+            (Value::Unknown(_, r), known) | (known, Value::Unknown(_, r))
+                if !r.is_none() && known.is_known() =>
+            {
+                let (unk, known) = if self.is_known() {
+                    (other, self)
+                } else {
+                    (self, other)
+                };
+                if unk.range().excludes(known) {
+                    return Value::Bool(false);
+                }
+            }
+            _ => {}
+        }
         match (self.is_known(), other.is_known()) {
             (false, false) => return unknown,
             (true, false) | (false, true) => {
@@ -160,7 +183,7 @@ impl Value {
             Value::Null(_) => Err(OpError(NULL_OPERAND.to_string())),
             _ => {
                 check_type(&Type::Number, &[self])?;
-                Ok(Value::Unknown(Type::Number))
+                Ok(Value::unknown(Type::Number).refine_not_null())
             }
         }
     }
@@ -169,35 +192,37 @@ impl Value {
     pub fn not(&self) -> Value {
         match self {
             Value::Bool(b) => Value::Bool(!b),
-            _ => Value::Unknown(Type::Bool),
+            _ => Value::unknown(Type::Bool).refine_not_null(),
         }
     }
-    /// `cty.Value.And`; unknown or null operands give an unknown bool.
+    /// `cty.Value.And`; unknown or null operands give an unknown bool,
+    /// except that from go-cty 1.13 (the 2.24 profile) a false operand
+    /// decides.
     pub fn and(&self, other: &Value) -> Value {
-        match (self, other) {
-            (Value::Bool(a), Value::Bool(b)) => Value::Bool(*a && *b),
-            _ => Value::Unknown(Type::Bool),
-        }
+        logic(self, other, false)
     }
-    /// `cty.Value.Or`; unknown or null operands give an unknown bool.
+    /// `cty.Value.Or`; unknown or null operands give an unknown bool,
+    /// except that from go-cty 1.13 (the 2.24 profile) a true operand
+    /// decides.
     pub fn or(&self, other: &Value) -> Value {
-        match (self, other) {
-            (Value::Bool(a), Value::Bool(b)) => Value::Bool(*a || *b),
-            _ => Value::Unknown(Type::Bool),
-        }
+        logic(self, other, true)
     }
-    /// `cty.Value.LessThan` (`big.Float.Cmp`).
+    /// `cty.Value.LessThan` (`big.Float.Cmp`), decided by the operands'
+    /// bounds when they do not overlap.
     pub fn less_than(&self, other: &Value) -> Value {
         compare(self, other, |o| o == Ordering::Less)
+            .unwrap_or_else(|| decide_by_bounds(self, other))
     }
     /// `cty.Value.LessThanOrEqualTo`: `LessThan` or `Equals`, where
     /// `Equals` compares the numbers' decimal texts.
     pub fn less_than_or_equal_to(&self, other: &Value) -> Value {
         self.less_than(other).or(&self.equals(other))
     }
-    /// `cty.Value.GreaterThan` (`big.Float.Cmp`).
+    /// `cty.Value.GreaterThan` (`big.Float.Cmp`), decided by the operands'
+    /// bounds when they do not overlap.
     pub fn greater_than(&self, other: &Value) -> Value {
         compare(self, other, |o| o == Ordering::Greater)
+            .unwrap_or_else(|| decide_by_bounds(other, self))
     }
     /// `cty.Value.GreaterThanOrEqualTo`: `GreaterThan` or `Equals`.
     pub fn greater_than_or_equal_to(&self, other: &Value) -> Value {
@@ -268,17 +293,49 @@ fn arithmetic(
         (Value::Number(x), Value::Number(y)) => op(x, y)
             .map(Value::Number)
             .map_err(|NotANumber| OpError(nan.to_string())),
-        (Value::Unknown(_), _) | (_, Value::Unknown(_)) => Ok(Value::Unknown(Type::Number)),
+        (Value::Unknown(..), _) | (_, Value::Unknown(..)) => {
+            Ok(Value::unknown(Type::Number).refine_not_null())
+        }
         _ => Err(OpError(NULL_OPERAND.to_string())),
     }
 }
 
-/// A numeric comparison; unknown, dynamic or null operands give an unknown
-/// bool.
-fn compare(a: &Value, b: &Value, want: fn(Ordering) -> bool) -> Value {
+/// A numeric comparison of two known numbers; `None` when either is not.
+fn compare(a: &Value, b: &Value, want: fn(Ordering) -> bool) -> Option<Value> {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => Value::Bool(want(x.cmp(y))),
-        _ => Value::Unknown(Type::Bool),
+        (Value::Number(x), Value::Number(y)) => Some(Value::Bool(want(x.cmp(y)))),
+        _ => None,
+    }
+}
+
+/// `lesser < greater` for operands that are not both known numbers:
+/// true when the upper bound of `lesser` is below the lower bound of
+/// `greater`, false when its lower bound is above the other's upper bound
+/// (cty compares the bounds strictly, inclusive or not), otherwise an
+/// unknown bool (not null). Dynamic or null operands give an unknown bool.
+fn decide_by_bounds(lesser: &Value, greater: &Value) -> Value {
+    let unknown = Value::unknown(Type::Bool).refine_not_null();
+    if lesser.ty() != Type::Number || greater.ty() != Type::Number {
+        return unknown;
+    }
+    let (l, g) = (lesser.range(), greater.range());
+    if l.upper.0.cmp(&g.lower.0).is_lt() {
+        return Value::Bool(true);
+    }
+    if l.lower.0.cmp(&g.upper.0).is_gt() {
+        return Value::Bool(false);
+    }
+    unknown
+}
+
+/// `cty.Value.And` (`decisive` false) and `cty.Value.Or` (true).
+fn logic(a: &Value, b: &Value, decisive: bool) -> Value {
+    match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => Value::Bool(if decisive { *x || *y } else { *x && *y }),
+        (Value::Bool(x), _) | (_, Value::Bool(x)) if *x == decisive && refinements_enabled() => {
+            Value::Bool(decisive)
+        }
+        _ => Value::unknown(Type::Bool).refine_not_null(),
     }
 }
 

@@ -44,7 +44,7 @@ fn check_at(v: &Value, at: &str, depth: usize) -> Result<(), String> {
         // cty gives a collection the first known element's type, so only
         // nulls and unknowns sit where the element type is dynamic.
         let ok = match item {
-            Value::Null(t) | Value::Unknown(t) => t == elem,
+            Value::Null(t) | Value::Unknown(t, ..) => t == elem,
             _ if *elem == Type::Dynamic => false,
             known => known.ty().conforms_to(elem),
         };
@@ -102,7 +102,7 @@ fn check_at(v: &Value, at: &str, depth: usize) -> Result<(), String> {
         }
         Value::Marked(inner) if inner.is_marked() => Err(format!("a mark around a mark at `{at}`")),
         Value::Marked(inner) => check_at(inner, at, depth + 1),
-        Value::Null(_) | Value::Unknown(_) | Value::Bool(_) | Value::Number(_) => Ok(()),
+        Value::Null(_) | Value::Unknown(..) | Value::Bool(_) | Value::Number(_) => Ok(()),
     }
 }
 

@@ -14,7 +14,8 @@ use serde_json::{Map, Value as Json};
 use hclspec_reference::Value;
 
 use crate::{
-    ErrorBody, ErrorPhase, Expect, ExpectedError, ExpectedPhase, Level, Outcome, TypedValue,
+    ErrorBody, ErrorPhase, Expect, ExpectedError, ExpectedPhase, Level, Outcome, Refinement,
+    TypedValue,
 };
 
 /// How a comparison judges.
@@ -206,9 +207,9 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
         },
         (Expect::Result(e), Outcome::Result(a)) => {
             let matched = match opts.level {
-                Level::Full => {
-                    values_match_signed(e, a, opts.zero_sign).and_then(|()| sensitive_match(e, a))
-                }
+                Level::Full => values_match_signed(e, a, opts.zero_sign)
+                    .and_then(|()| sensitive_match(e, a))
+                    .and_then(|()| refinements_match(e, a)),
                 _ => values_match_loosely(e, a),
             };
             match matched {
@@ -255,6 +256,7 @@ const MSG_REJECTED: &str =
 const MSG_ACCEPTED: &str =
     "expected the source to be rejected as a parse error, the engine accepted it";
 const MSG_SENSITIVE_DIFFER: &str = "result sensitive parts differ";
+const MSG_REFINEMENTS_DIFFER: &str = "result refinements of unknown parts differ";
 
 /// The parse level: a source HCL rejects while parsing must be rejected
 /// with a parse error; every other source must be accepted, whatever it
@@ -307,6 +309,41 @@ fn sensitive_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), Str
     }
 }
 
+/// Refinements of unknown parts are judged only when the expectation
+/// records some (expectations recorded before the protocol had them say
+/// nothing either way): then the answer must give the same facts at the
+/// same paths, bounds compared as numbers.
+fn refinements_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
+    if expected.refinements.is_empty() {
+        return Ok(());
+    }
+    let key = |v: &TypedValue| {
+        let mut facts: Vec<(String, Refinement)> = v
+            .refinements
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                for bound in [&mut r.number_lower, &mut r.number_upper]
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(n) = hclspec_reference::Number::parse(&bound.value) {
+                        bound.value = n.to_string();
+                    }
+                }
+                (r.path.to_string(), r)
+            })
+            .collect();
+        facts.sort_by(|a, b| a.0.cmp(&b.0));
+        facts
+    };
+    if key(expected) == key(actual) {
+        Ok(())
+    } else {
+        Err(MSG_REFINEMENTS_DIFFER.to_string())
+    }
+}
+
 /// The value level: the same values once list and tuple, map and object,
 /// and typed and untyped null are not told apart (numbers still exact).
 pub fn values_match_loosely(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
@@ -338,7 +375,7 @@ fn loose_equals(a: &Value, b: &Value) -> bool {
         }
     }
     match (a, b) {
-        (V::Null(_), V::Null(_)) | (V::Unknown(_), V::Unknown(_)) => true,
+        (V::Null(_), V::Null(_)) | (V::Unknown(..), V::Unknown(..)) => true,
         (V::Bool(x), V::Bool(y)) => x == y,
         (V::String(x), V::String(y)) => x == y,
         (V::Number(_), V::Number(_)) => a.raw_equals(b),
@@ -493,6 +530,7 @@ pub fn round_numbers_f64(v: &TypedValue) -> TypedValue {
         value: round_json_numbers(&v.value),
         unknown: v.unknown.clone(),
         sensitive: v.sensitive.clone(),
+        refinements: v.refinements.clone(),
     }
 }
 
@@ -600,6 +638,37 @@ mod tests {
             phase,
             summary: summary.map(str::to_string),
         })
+    }
+
+    #[test]
+    fn refinements_are_judged_when_expected_at_the_full_level() {
+        let refined = |facts: Json| {
+            let mut v = tv(json!("number"), "null", vec![json!([])]);
+            v.refinements = vec![serde_json::from_value(facts).unwrap()];
+            v
+        };
+        let bounds = |lo: &str| {
+            refined(json!({"path": [], "not_null": true,
+                           "number_lower": {"value": lo, "inclusive": true}}))
+        };
+        let plain = tv(json!("number"), "null", vec![json!([])]);
+        let table = [
+            (bounds("1"), bounds("1.0"), Level::Full, true),
+            (bounds("1"), bounds("2"), Level::Full, false),
+            (bounds("1"), plain.clone(), Level::Full, false),
+            (bounds("1"), plain.clone(), Level::Value, true),
+            (plain.clone(), bounds("1"), Level::Full, true),
+            (
+                bounds("1"),
+                refined(json!({"path": [], "number_lower": {"value": "1", "inclusive": true}})),
+                Level::Full,
+                false,
+            ),
+        ];
+        for (i, (e, a, level, pass)) in table.into_iter().enumerate() {
+            let v = compare_at(&Expect::Result(e), &Outcome::Result(a), level);
+            assert_eq!(matches!(v, Verdict::Pass), pass, "row {i}: {v:?}");
+        }
     }
 
     #[test]

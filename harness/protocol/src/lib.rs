@@ -22,7 +22,7 @@ pub use request::{BadRequest, Request};
 pub use response::{
     BadResponse, ErrorBody, ErrorPhase, Outcome, Position, Range, Response, OUTCOME_KEYS,
 };
-pub use typed::{exact_json, DecodeError, TypedValue};
+pub use typed::{exact_json, DecodeError, NumberBound, Refinement, TypedValue};
 
 /// The protocol revision described in `docs/protocol.md`.
 pub const PROTOCOL_VERSION: u32 = 1;

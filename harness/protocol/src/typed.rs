@@ -21,8 +21,9 @@ use serde_json::Value as Json;
 use crate::{join_path, panic_message};
 
 /// A value with its type, in go-cty's JSON encodings, plus the paths of its
-/// unknown parts (`[]` is the whole value; the JSON there is null) and of
-/// its sensitive parts (Terraform's marks).
+/// unknown parts (`[]` is the whole value; the JSON there is null), of its
+/// sensitive parts (Terraform's marks), and what is known about its unknown
+/// parts (go-cty's refinements).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypedValue {
@@ -34,6 +35,45 @@ pub struct TypedValue {
     pub unknown: Vec<Json>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sensitive: Vec<Json>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refinements: Vec<Refinement>,
+}
+
+/// What is known about one unknown part of a value (go-cty's refinements,
+/// as its msgpack encoding carries them): only the facts known are
+/// written; an unknown part with none is not listed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refinement {
+    /// The unknown part's path, as in `unknown`.
+    pub path: Json,
+    /// It is certainly not null.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_null: bool,
+    /// An unknown string's known prefix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_prefix: Option<String>,
+    /// An unknown number's lower bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_lower: Option<NumberBound>,
+    /// An unknown number's upper bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_upper: Option<NumberBound>,
+    /// An unknown collection's least length (absent: 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_lower: Option<u64>,
+    /// An unknown collection's greatest length (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_upper: Option<u64>,
+}
+
+/// A bound on an unknown number: the number's exact decimal text (a string,
+/// so that no format rounds it), and whether the bound is inclusive.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NumberBound {
+    pub value: String,
+    pub inclusive: bool,
 }
 
 /// Why a [`TypedValue`] does not decode; `path` names the field inside it
@@ -88,6 +128,10 @@ impl TypedValue {
                 .iter()
                 .map(|p| cty_json::path_to_json(p))
                 .collect(),
+            refinements: unknown
+                .iter()
+                .filter_map(|p| refinement_at(value, p))
+                .collect(),
         }
     }
 
@@ -118,6 +162,48 @@ impl TypedValue {
             })?;
         Ok(value.mark_with_paths(&sensitive))
     }
+}
+
+/// The refinement of the unknown part of `value` at `path`, as go-cty's
+/// msgpack encoding writes it (`marshalUnknownValue`): nothing for the
+/// dynamic pseudo-type, no infinite bound, no length bound that says
+/// nothing.
+fn refinement_at(value: &Value, path: &[PathStep]) -> Option<Refinement> {
+    let mut at = value.unmarked();
+    for step in path {
+        at = match (at, step) {
+            (
+                Value::List { items, .. } | Value::Set { items, .. } | Value::Tuple(items),
+                PathStep::Index(i),
+            ) => items.get(usize::try_from(*i).ok()?)?,
+            (Value::Map { items, .. } | Value::Object(items), PathStep::Key(k)) => items.get(k)?,
+            _ => return None,
+        }
+        .unmarked();
+    }
+    let facts = at.refinement()?;
+    let bound = |b: &Option<(hclspec_reference::Number, bool)>| {
+        b.as_ref().map(|(n, inclusive)| NumberBound {
+            value: n.to_string(),
+            inclusive: *inclusive,
+        })
+    };
+    let refinement = Refinement {
+        path: cty_json::path_to_json(path),
+        not_null: facts.not_null,
+        string_prefix: (!facts.prefix.is_empty()).then(|| facts.prefix.clone()),
+        number_lower: bound(&facts.lower),
+        number_upper: bound(&facts.upper),
+        length_lower: (facts.min_length != 0).then_some(facts.min_length),
+        length_upper: (facts.max_length != hclspec_reference::value::MAX_LENGTH)
+            .then_some(facts.max_length),
+    };
+    let says_something = refinement
+        != Refinement {
+            path: refinement.path.clone(),
+            ..Refinement::default()
+        };
+    says_something.then_some(refinement)
 }
 
 fn decode_paths(paths: &[Json], field: &str) -> Result<Vec<Vec<PathStep>>, DecodeError> {

@@ -178,7 +178,7 @@ impl Decoder<'_> {
         for block in content.blocks.iter().filter(|b| b.type_name == c.type_name) {
             let value = self.decode(&c.body, &block.body, &block.labels)?;
             if block.body.unknown {
-                return Ok(Value::Unknown(whole_ty.without_optional()));
+                return Ok(Value::unknown(whole_ty.without_optional()));
             }
             elems.push(value);
         }
@@ -423,7 +423,7 @@ impl Decoder<'_> {
                     Value::Null(_) => {
                         return Err(invalid("Cannot use a null value as a dynamic block label.".into()))
                     }
-                    Value::Unknown(_) => {
+                    Value::Unknown(..) => {
                         return Err(invalid(
                             "This value is not yet known. Dynamic block labels must be immediately-known values."
                                 .into(),

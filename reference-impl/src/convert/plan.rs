@@ -265,7 +265,7 @@ impl Plan {
             return Ok(value.clone());
         }
         match value {
-            Value::Unknown(t) => Ok(Value::Unknown(dynamic_replace(t, &self.out))),
+            Value::Unknown(t, ..) => Ok(unknown_result(value, dynamic_replace(t, &self.out))),
             Value::Null(t) => Ok(Value::Null(dynamic_replace(t, &self.out))),
             _ => self.known.apply(value, path),
         }
@@ -330,7 +330,7 @@ impl Known {
             Known::CollectionToList(ety, conv) => {
                 if let Some(len) = value.length_value() {
                     if !len.is_known() {
-                        return Ok(Value::Unknown(Type::list(element_type_of(value))));
+                        return Ok(Value::unknown(Type::list(element_type_of(value))));
                     }
                 }
                 let out = apply_to_elements(conv.as_ref(), value, path)?;
@@ -659,4 +659,44 @@ fn replace_unified(types: &[Type], want_elem: &Type) -> Type {
         Some((unified, _)) => dynamic_replace(&unified, want_elem),
         None => want_elem.clone(),
     }
+}
+
+/// `convert.prepareUnknownResult`: the conversion of an unknown keeps what
+/// it says about nullness and length. A map from an object or a list from a
+/// tuple has exactly the source's number of attributes or elements; a set
+/// from a tuple at most that many and at least one unless empty; a
+/// collection from a collection its source's length bounds (a set's lower
+/// bound only as "at least one").
+fn unknown_result(source: &Value, target: Type) -> Value {
+    let range = source.range();
+    let mut result = Value::unknown(target.clone()).refine();
+    if range.definitely_not_null() {
+        result = result.not_null();
+    }
+    let exactly = |result: crate::value::RefinementBuilder, n: u64| {
+        result
+            .collection_length_lower_bound(n)
+            .collection_length_upper_bound(n)
+    };
+    match (&range.ty, &target) {
+        (Type::Object(attrs), Type::Map(_)) => exactly(result, attrs.len() as u64),
+        (Type::Tuple(elems), Type::List(_)) => exactly(result, elems.len() as u64),
+        (Type::Tuple(elems), Type::Set(_)) => match elems.len() as u64 {
+            n @ (0 | 1) => exactly(result, n),
+            n => result
+                .collection_length_lower_bound(1)
+                .collection_length_upper_bound(n),
+        },
+        (source_ty, target) if source_ty.is_collection() && target.is_collection() => {
+            let lower = match target {
+                Type::Set(_) => u64::from(range.min_length > 0),
+                _ => range.min_length,
+            };
+            result
+                .collection_length_lower_bound(lower)
+                .collection_length_upper_bound(range.max_length)
+        }
+        _ => result,
+    }
+    .finish()
 }

@@ -196,7 +196,8 @@ pub(super) fn function_call<'a>(
         // `vars` has no `AllowMarked`: its marks go onto the result.
         let (vars, marked) = vars.unmark_deep();
         return match template_string::call(ev, template, vars) {
-            Ok(v) => (v.mark_if(marked), diags),
+            // Terraform's `templatestring` refines its result as not null.
+            Ok(v) => (v.refine_not_null().mark_if(marked), diags),
             Err(e) => {
                 diags.push(call_error(name, function, &args, &e, span, head));
                 (Value::dynamic_unknown(), diags)
@@ -330,7 +331,7 @@ fn convert_call<'a>(
     // `value` has no `AllowMarked`: its marks go onto the whole result.
     let (value, marked) = value.unmark_deep();
     if !value.is_known() {
-        return (Value::Unknown(ty).mark_if(marked), diags);
+        return (Value::unknown(ty).mark_if(marked), diags);
     }
     let converted = convert(&value, &constraint.ty)
         .map_err(|e| CallError::arg(0, e.message))

@@ -11,6 +11,9 @@ use crate::convert::{convert, get_conversion_unsafe, Conversion};
 use crate::error::{Error, Span};
 use crate::goquote::go_quote;
 use crate::types::Type;
+use std::cmp::Ordering;
+
+use crate::number::Number;
 use crate::value::Value;
 use crate::HclVersion;
 
@@ -69,7 +72,7 @@ pub(super) fn conditional<'a>(
             "The condition value is null. Conditions must either be true or false.",
             condition.span,
         ));
-        return (Value::Unknown(result_ty), diags);
+        return (Value::unknown(result_ty), diags);
     }
     // The own marks of the condition and of both results go onto the
     // result, whichever is taken.
@@ -82,18 +85,21 @@ pub(super) fn conditional<'a>(
         if ev.version() == HclVersion::V2_24 && true_val.is_null() && false_val.is_null() {
             return (Value::Null(result_ty).mark_if(marked), diags);
         }
-        return (Value::Unknown(result_ty).mark_if(marked), diags);
+        return (
+            either_result(&true_val, &false_val, result_ty).mark_if(marked),
+            diags,
+        );
     }
     let cond = match convert(&cond, &Type::Bool) {
         Ok(Value::Bool(b)) => b,
-        Ok(_) => return (Value::Unknown(result_ty), diags),
+        Ok(_) => return (Value::unknown(result_ty), diags),
         Err(_) => {
             diags.push(Error::eval(
                 "Incorrect condition type",
                 "The condition expression must be of type bool.",
                 condition.span,
             ));
-            return (Value::Unknown(result_ty), diags);
+            return (Value::unknown(result_ty), diags);
         }
     };
 
@@ -118,8 +124,51 @@ pub(super) fn conditional<'a>(
                 ),
                 branch.span,
             ));
-            (Value::Unknown(result_ty).mark_if(marked), diags)
+            (Value::unknown(result_ty).mark_if(marked), diags)
         }
+    }
+}
+
+/// The unknown result of an unknown condition, refined (HCL 2.17+) with
+/// what both results share: not null if neither can be null; for two
+/// numbers, bounds that cover both ranges; for two collections of the same
+/// type, length bounds that cover both. Mirrors the unknown-condition case
+/// of `hclsyntax.ConditionalExpr.Value`.
+fn either_result(true_val: &Value, false_val: &Value, result_ty: Type) -> Value {
+    let (t, f) = (true_val.range(), false_val.range());
+    let mut result = Value::unknown(result_ty).refine();
+    if t.definitely_not_null() && f.definitely_not_null() {
+        result = result.not_null();
+    }
+    let (true_ty, false_ty) = (true_val.ty(), false_val.ty());
+    if true_ty == Type::Number && false_ty == Type::Number {
+        // The lower of the lower bounds (inclusive if either is, when they
+        // are equal), and the higher of the upper ones.
+        let lower = wider_bound(&t.lower, &f.lower, Ordering::Less);
+        let upper = wider_bound(&t.upper, &f.upper, Ordering::Greater);
+        return result
+            .number_lower_bound(Some(lower))
+            .number_upper_bound(Some(upper))
+            .finish();
+    }
+    if true_ty.is_collection() && true_ty == false_ty {
+        return result
+            .collection_length_lower_bound(t.min_length.min(f.min_length))
+            .collection_length_upper_bound(t.max_length.max(f.max_length))
+            .finish();
+    }
+    result.finish()
+}
+
+/// Of the true result's bound and the false one's, the one further in the
+/// direction `wider`; equal bounds are inclusive if either is.
+fn wider_bound(t: &(Number, bool), f: &(Number, bool), wider: Ordering) -> (Number, bool) {
+    if t.0.cmp(&f.0) == wider {
+        t.clone()
+    } else if t.0.cty_equals(&f.0) {
+        (f.0.clone(), t.1 || f.1)
+    } else {
+        f.clone()
     }
 }
 

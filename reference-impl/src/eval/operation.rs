@@ -38,7 +38,7 @@ pub(super) fn unary<'a>(
     let result_type = operators::unary_result_type(op);
     match value {
         Some(v) if !diags.has_errors() => call(function, &[v], result_type, diags, span),
-        _ => (Value::Unknown(result_type), diags),
+        _ => (Value::unknown(result_type), diags),
     }
 }
 
@@ -79,7 +79,7 @@ pub(super) fn binary<'a>(
             (Some(l), Some(r)) if !diags.has_errors() => {
                 call(function, &[l, r], result_type, diags, span)
             }
-            _ => (Value::Unknown(result_type), diags),
+            _ => (Value::unknown(result_type), diags),
         };
     }
 
@@ -92,7 +92,7 @@ pub(super) fn binary<'a>(
     let (Some(l), Some(r)) = (l, r) else {
         diags.append(lhs_diags);
         diags.append(rhs_diags);
-        return (Value::Unknown(result_type), diags);
+        return (Value::unknown(result_type), diags);
     };
     // The operands' own marks go onto the result (the operator function
     // puts any marks inside them there too).
@@ -106,7 +106,7 @@ pub(super) fn binary<'a>(
     diags.append(lhs_diags);
     diags.append(rhs_diags);
     if diags.has_errors() {
-        return (Value::Unknown(result_type).mark_if(marked), diags);
+        return (Value::unknown(result_type).mark_if(marked), diags);
     }
     let (result, diags) = call(function, &[l, r], result_type, diags, span);
     let marked = marked && !diags.has_errors();
@@ -150,7 +150,7 @@ fn short_circuit(op: BinaryOp, lhs: (&Value, bool), rhs: (&Value, bool)) -> Opti
         return Some(Value::Bool(op == BinaryOp::Or));
     }
     if l_clean && !l.is_known() {
-        return Some(Value::Unknown(Type::Bool));
+        return Some(Value::unknown(Type::Bool).refine_not_null());
     }
     None
 }
@@ -179,7 +179,7 @@ fn call(
                 format!("Error during operation: {e}."),
                 span,
             ));
-            (Value::Unknown(result_type), diags)
+            (Value::unknown(result_type), diags)
         }
     }
 }

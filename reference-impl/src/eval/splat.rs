@@ -46,7 +46,7 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     if !source_val.is_known() {
         let (ty, ty_diags) = result_type(ev, each, &source_ty);
         diags.append(ty_diags);
-        return (Value::Unknown(ty).mark_if(marked), diags);
+        return (unknown_result(&source_val, ty).mark_if(marked), diags);
     }
 
     let elements = source_val.elements();
@@ -70,7 +70,7 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     }
     if !is_known {
         let (ty, _) = result_type(ev, each, &source_ty);
-        return (Value::Unknown(ty).mark_if(marked), diags);
+        return (Value::unknown(ty).mark_if(marked), diags);
     }
     match source_ty {
         Type::List(_) | Type::Set(_) => {
@@ -107,7 +107,7 @@ fn result_type<'a>(ev: &mut Evaluator<'a>, each: &'a Expr, source_ty: &Type) -> 
     let mut diags = Diags::none();
     let ty = match source_ty {
         Type::List(elem) | Type::Set(elem) => {
-            ev.anon = Some(Value::Unknown((**elem).clone()));
+            ev.anon = Some(Value::unknown((**elem).clone()));
             let (v, d) = ev.eval(each);
             diags.append(d);
             Type::list(v.ty())
@@ -115,7 +115,7 @@ fn result_type<'a>(ev: &mut Evaluator<'a>, each: &'a Expr, source_ty: &Type) -> 
         Type::Tuple(elems) => {
             let mut tys = Vec::with_capacity(elems.len());
             for elem in elems {
-                ev.anon = Some(Value::Unknown(elem.clone()));
+                ev.anon = Some(Value::unknown(elem.clone()));
                 let (v, d) = ev.eval(each);
                 diags.append(d);
                 tys.push(v.ty());
@@ -141,6 +141,22 @@ pub(super) fn marker_span(each: &Expr) -> Option<Span> {
             _ => return None,
         };
     }
+}
+
+/// The result of a splat over an unknown collection (HCL 2.17+): not null
+/// (unless of the dynamic pseudo-type), and a list as long as the source
+/// collection can be. Mirrors the unknown-source case of
+/// `hclsyntax.SplatExpr.Value`.
+fn unknown_result(source: &Value, ty: Type) -> Value {
+    let is_list = matches!(ty, Type::List(_));
+    let mut result = Value::unknown(ty).refine().not_null();
+    if is_list && source.ty().is_collection() {
+        let range = source.range();
+        result = result
+            .collection_length_lower_bound(range.min_length)
+            .collection_length_upper_bound(range.max_length);
+    }
+    result.finish()
 }
 
 #[cfg(test)]

@@ -10,8 +10,13 @@ use crate::value::Value;
 
 const INVALID_INTERPOLATION: &str = "Invalid template interpolation value";
 
+/// The longest known prefix HCL gives an unknown template result, in bytes.
+const MAX_PREFIX_BYTES: usize = 128;
+
 /// Mirrors `hclsyntax.TemplateExpr.Value`: every part is evaluated, even
-/// after one turns out unknown, so that all errors are found.
+/// after one turns out unknown, so that all errors are found. An unknown
+/// result is refined (HCL 2.17+): never null, and starting with the text of
+/// the known parts before the first unknown one.
 pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluated {
     let mut out = String::new();
     let mut diags = Diags::none();
@@ -35,10 +40,15 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
             known = false;
             continue;
         }
+        // After an unknown part or an error the text is no longer a
+        // prefix of the result; HCL stops collecting it.
+        let collect = known && !diags.has_errors();
         match value {
-            Value::String(s) => out.push_str(&s),
+            Value::String(s) if collect => out.push_str(&s),
+            Value::String(_) => {}
             other => match convert(&other, &Type::String) {
-                Ok(Value::String(s)) => out.push_str(&s),
+                Ok(Value::String(s)) if collect => out.push_str(&s),
+                Ok(Value::String(_)) => {}
                 Ok(_) => known = false,
                 Err(e) => diags.push(Error::eval(
                     INVALID_INTERPOLATION,
@@ -52,10 +62,25 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
         }
     }
     if known {
-        (Value::string(out).mark_if(marked), diags)
-    } else {
-        (Value::Unknown(Type::String).mark_if(marked), diags)
+        return (Value::string(out).mark_if(marked), diags);
     }
+    let mut result = Value::unknown(Type::String).refine();
+    if !diags.has_errors() && !out.is_empty() {
+        result = if out.len() <= MAX_PREFIX_BYTES {
+            result.string_prefix(&out)
+        } else if out.is_char_boundary(MAX_PREFIX_BYTES) {
+            result.string_prefix(&out[..MAX_PREFIX_BYTES])
+        } else {
+            // Go cuts inside a character, whose broken bytes are the
+            // cluster `SafeKnownPrefix` then drops.
+            let mut end = MAX_PREFIX_BYTES;
+            while !out.is_char_boundary(end) {
+                end -= 1;
+            }
+            result.string_prefix_full(&out[..end])
+        };
+    }
+    (result.not_null().finish().mark_if(marked), diags)
 }
 
 /// Mirrors `hclsyntax.TemplateJoinExpr.Value`: `tuple` is the `for`
@@ -70,7 +95,7 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
         Value::Tuple(items) => items,
         // Unknown (of unknown type or of a tuple type). HCL's parser never
         // builds a join over anything else.
-        _ => return (Value::Unknown(Type::String), diags),
+        _ => return (Value::unknown(Type::String), diags),
     };
     let mut out = String::new();
     for item in items {
@@ -83,7 +108,7 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
             continue;
         }
         if item.ty() == Type::Dynamic {
-            return (Value::Unknown(Type::String).mark_if(marked), diags);
+            return (Value::unknown(Type::String).mark_if(marked), diags);
         }
         let converted = match convert(&item, &Type::String) {
             Ok(s) => s,
@@ -104,7 +129,7 @@ pub(super) fn template_join<'a>(ev: &mut Evaluator<'a>, tuple: &'a Expr) -> Eval
                 all_marked |= item_marked;
                 out.push_str(&s);
             }
-            _ => return (Value::Unknown(Type::String).mark_if(marked), diags),
+            _ => return (Value::unknown(Type::String).mark_if(marked), diags),
         }
     }
     (Value::string(out).mark_if(all_marked), diags)

@@ -54,7 +54,7 @@ pub(super) fn call<'a>(
         return Ok(Value::dynamic_unknown());
     }
     if !vars.is_known() {
-        return Ok(Value::Unknown(Type::String));
+        return Ok(Value::unknown(Type::String));
     }
     let template = template.ok_or_else(|| CallError::arg(0, NOT_A_REFERENCE))?;
     match &template.kind {
@@ -81,7 +81,7 @@ pub(super) fn call<'a>(
     // A marked template string's mark goes onto the result.
     let (text, marked) = text.unmark();
     let text = match text {
-        Value::Unknown(_) => return Ok(Value::Unknown(Type::String)),
+        Value::Unknown(..) => return Ok(Value::unknown(Type::String)),
         Value::String(s) => s,
         _ => return Err(CallError::arg(0, NOT_A_STRING)),
     };

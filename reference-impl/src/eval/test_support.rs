@@ -104,18 +104,18 @@ pub(crate) fn scope(version: HclVersion) -> Context {
         ("elo", Value::list(ab.clone(), vec![])),
         ("eso", Value::set(Type::String, vec![])),
         ("u", Value::dynamic_unknown()),
-        ("us", Value::Unknown(Type::String)),
-        ("un", Value::Unknown(Type::Number)),
-        ("ub", Value::Unknown(Type::Bool)),
-        ("ul", Value::Unknown(Type::list(Type::String))),
-        ("ust", Value::Unknown(Type::set(Type::String))),
-        ("ulo", Value::Unknown(Type::list(ab.clone()))),
+        ("us", Value::unknown(Type::String)),
+        ("un", Value::unknown(Type::Number)),
+        ("ub", Value::unknown(Type::Bool)),
+        ("ul", Value::unknown(Type::list(Type::String))),
+        ("ust", Value::unknown(Type::set(Type::String))),
+        ("ulo", Value::unknown(Type::list(ab.clone()))),
         (
             "ut",
-            Value::Unknown(Type::Tuple(vec![Type::String, Type::Number])),
+            Value::unknown(Type::Tuple(vec![Type::String, Type::Number])),
         ),
-        ("uo", Value::Unknown(ab.clone())),
-        ("um", Value::Unknown(Type::map(Type::String))),
+        ("uo", Value::unknown(ab.clone())),
+        ("um", Value::unknown(Type::map(Type::String))),
         ("ns", Value::Null(Type::String)),
         ("nn", Value::Null(Type::Number)),
         ("nb", Value::Null(Type::Bool)),
@@ -125,11 +125,11 @@ pub(crate) fn scope(version: HclVersion) -> Context {
         ("nm", Value::Null(Type::map(Type::String))),
         (
             "lu",
-            Value::list(Type::String, vec![s("a"), Value::Unknown(Type::String)]),
+            Value::list(Type::String, vec![s("a"), Value::unknown(Type::String)]),
         ),
         (
             "ou",
-            obj(&[("a", Value::Unknown(Type::String)), ("b", s("x"))]),
+            obj(&[("a", Value::unknown(Type::String)), ("b", s("x"))]),
         ),
         ("tu", Value::tuple(vec![num(1), Value::dynamic_unknown()])),
         (
@@ -259,7 +259,7 @@ pub(crate) fn value(v: &Value) -> String {
             .join(", ")
     };
     match v {
-        Value::Unknown(t) => format!("unknown({})", ty(t)),
+        Value::Unknown(t, ..) => format!("unknown({})", ty(t)),
         Value::Null(t) => format!("null({})", ty(t)),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.text(),

@@ -213,7 +213,7 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
     match value.ty() {
         Type::Object(attrs) => match attrs.get(name.as_ref()) {
             None => Err(unsupported(no_attribute(&name))),
-            Some(attr_ty) if !value.is_known() => Ok(Step::Result(Value::Unknown(attr_ty.clone()))),
+            Some(attr_ty) if !value.is_known() => Ok(Step::Result(Value::unknown(attr_ty.clone()))),
             Some(_) => Ok(Step::Select(Select::Key(name.into_owned()))),
         },
         Type::Map(elem) => match value {
@@ -231,7 +231,7 @@ fn get_attr_step(value: &Value, name: &str, span: Span) -> Result<Step, Error> {
                     ))
                 }
             }
-            _ => Ok(Step::Result(Value::Unknown(*elem))),
+            _ => Ok(Step::Result(Value::unknown(*elem))),
         },
         Type::Dynamic => Ok(Step::Result(Value::dynamic_unknown())),
         Type::List(elem) if matches!(*elem, Type::Object(_)) => {
@@ -315,7 +315,7 @@ fn index_step(
                 return Ok(Step::Result(Value::dynamic_unknown()));
             }
             if let (Some(attr_ty), false) = (attrs.get(&name), collection.is_known()) {
-                Ok(Step::Result(Value::Unknown(attr_ty.clone())))
+                Ok(Step::Result(Value::unknown(attr_ty.clone())))
             } else if attrs.contains_key(&name) {
                 Ok(Step::Select(Select::Key(name)))
             } else if was_number {
@@ -344,11 +344,11 @@ fn index_sequence_or_map(
     let invalid = |detail: &str| Error::eval(INVALID_INDEX, detail, span);
     let elem_unknown = || match ty {
         Type::Tuple(_) => Value::dynamic_unknown(),
-        _ => Value::Unknown(ty.element_type().cloned().unwrap_or(Type::Dynamic)),
+        _ => Value::unknown(ty.element_type().cloned().unwrap_or(Type::Dynamic)),
     };
     // `cty.Value.HasIndex`: unknown when the answer depends on an unknown.
     let has = match (ty, key, collection) {
-        (_, Value::Unknown(_), _) => None,
+        (_, Value::Unknown(..), _) => None,
         (Type::Map(_), Value::String(k), Value::Map { items, .. }) => Some(items.contains_key(k)),
         (Type::Map(_), _, _) => None,
         (Type::Tuple(elems), Value::Number(n), _) => {
@@ -371,7 +371,7 @@ fn index_sequence_or_map(
             (Value::Number(n), _) => {
                 let i = n.to_i64_exact().unwrap_or(0) as usize;
                 match ty {
-                    Type::Tuple(elems) => Step::Result(Value::Unknown(elems[i].clone())),
+                    Type::Tuple(elems) => Step::Result(Value::unknown(elems[i].clone())),
                     _ => Step::Result(elem_unknown()),
                 }
             }

@@ -52,7 +52,7 @@ fn alltrue() -> Function {
         implementation: Box::new(|args, _| {
             for item in sequence_items(&args[0]) {
                 match item {
-                    Value::Unknown(_) => return Ok(Value::Unknown(Type::Bool)),
+                    Value::Unknown(..) => return Ok(Value::unknown(Type::Bool)),
                     Value::Null(_) | Value::Bool(false) => return Ok(Value::Bool(false)),
                     _ => {}
                 }
@@ -74,7 +74,7 @@ fn anytrue() -> Function {
         implementation: Box::new(|args, _| {
             Ok(any_known_true(sequence_items(&args[0]).iter().map(
                 |item| match item {
-                    Value::Unknown(_) => None,
+                    Value::Unknown(..) => None,
                     Value::Bool(true) => Some(true),
                     _ => Some(false),
                 },
@@ -95,7 +95,7 @@ fn any_known_true(results: impl Iterator<Item = Option<bool>>) -> Value {
         }
     }
     if saw_unknown {
-        Value::Unknown(Type::Bool)
+        Value::unknown(Type::Bool)
     } else {
         Value::Bool(false)
     }
@@ -128,7 +128,7 @@ fn coalesce() -> Function {
                     continue;
                 };
                 match &value {
-                    Value::Unknown(_) => return Ok(Value::Unknown(ret.clone())),
+                    Value::Unknown(..) => return Ok(Value::unknown(ret.clone())),
                     Value::Null(_) => continue,
                     Value::String(s) if s.is_empty() && *ret == Type::String => continue,
                     _ => return Ok(value),
@@ -166,7 +166,7 @@ fn sum() -> Function {
                 ));
             }
             if !coll.is_wholly_known() {
-                return Ok(Value::Unknown(Type::Number));
+                return Ok(Value::unknown(Type::Number));
             }
             let mut total: Option<Value> = None;
             for item in sequence_items(coll) {
@@ -180,7 +180,7 @@ fn sum() -> Function {
                     Some(t) => t.add(&n).map_err(|_| CallError::general(SUM_INFINITIES))?,
                 });
             }
-            Ok(total.unwrap_or(Value::Unknown(Type::Number)))
+            Ok(total.unwrap_or(Value::unknown(Type::Number)))
         }),
     }
 }

@@ -169,7 +169,7 @@ fn to_function(name: &'static str, want: Type) -> Function {
             let sensitive = args[0].contains_marked();
             let (value, marked) = args[0].clone().unmark();
             if !value.is_known() {
-                return Ok(Value::Unknown(ret.clone()).mark_if(marked));
+                return Ok(Value::unknown(ret.clone()).mark_if(marked));
             }
             let converted = convert(&value, ret).map(|v| v.mark_if(marked));
             converted.map_err(|_| {
@@ -247,11 +247,11 @@ fn closure_function(name: &'static str, variadic: bool) -> Function {
 /// Mirrors `tryfunc.can`.
 fn can(arg: &ClosureOutcome, version: HclVersion) -> Value {
     if version == HclVersion::V2_14 && arg.depends_on_unknowns {
-        return Value::Unknown(Type::Bool);
+        return Value::unknown(Type::Bool);
     }
     match &arg.result {
         Err(_) => Value::Bool(false),
-        Ok(v) if !v.is_wholly_known() && version != HclVersion::V2_14 => Value::Unknown(Type::Bool),
+        Ok(v) if !v.is_wholly_known() && version != HclVersion::V2_14 => Value::unknown(Type::Bool),
         Ok(_) => Value::Bool(true),
     }
 }

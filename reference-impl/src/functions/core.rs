@@ -41,12 +41,23 @@ fn length() -> Function {
         implementation: Box::new(|args, _| {
             let value = &args[0];
             Ok(match value.ty() {
-                Type::Dynamic => Value::Unknown(Type::Number),
+                Type::Dynamic => Value::unknown(Type::Number),
                 Type::Tuple(elems) => count(elems.len()),
                 Type::Object(attrs) => count(attrs.len()),
                 Type::String => match value {
                     Value::String(s) => count(grapheme_count(s)),
-                    _ => Value::Unknown(Type::Number),
+                    // cty's `strlen` (which Terraform's `length` calls):
+                    // never negative, and at least as long as the known
+                    // prefix.
+                    _ => {
+                        let prefix = value.range().prefix;
+                        let least = Number::from_u64(grapheme_count(&prefix) as u64);
+                        Value::unknown(Type::Number)
+                            .refine()
+                            .not_null()
+                            .number_lower_bound(Some((least, true)))
+                            .finish()
+                    }
                 },
                 _ => length_value(value),
             })
@@ -66,7 +77,7 @@ fn case_function(name: &'static str, upper: bool) -> Function {
             Value::String(s) => Ok(Value::string(
                 s.chars().map(|c| simple_case(c, upper)).collect::<String>(),
             )),
-            _ => Ok(Value::Unknown(Type::String)),
+            _ => Ok(Value::unknown(Type::String)),
         }),
     }
 }
@@ -88,7 +99,7 @@ fn extremum(name: &'static str, greatest: bool) -> Function {
             let mut best = Value::number(Number::infinity(greatest));
             for arg in args {
                 let (Value::Number(n), Value::Number(b)) = (arg, &best) else {
-                    return Ok(Value::Unknown(Type::Number));
+                    return Ok(Value::unknown(Type::Number));
                 };
                 let ord = n.cmp(b);
                 if (greatest && ord.is_gt()) || (!greatest && ord.is_lt()) {

@@ -56,7 +56,7 @@ fn uuidv5() -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(|args, _| {
             let (Value::String(ns), Value::String(name)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let namespace = match ns.as_str() {
                 "dns" => NAMESPACE_DNS,

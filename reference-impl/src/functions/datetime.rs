@@ -54,7 +54,7 @@ fn formatdate(rfc3339: Rfc3339) -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| {
             let (Value::String(format), Value::String(time)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let t = parse_timestamp(time, rfc3339).map_err(|e| CallError::arg(1, e))?;
             format_date(format.as_bytes(), &t)
@@ -76,7 +76,7 @@ fn timeadd(rfc3339: Rfc3339) -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| {
             let (Value::String(ts), Value::String(dur)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let t = parse_timestamp(ts, rfc3339).map_err(CallError::general)?;
             let d = gotime::parse_duration(dur).map_err(CallError::general)?;
@@ -98,7 +98,7 @@ fn timecmp(rfc3339: Rfc3339) -> Function {
         return_type: static_return_type(Type::Number),
         implementation: Box::new(move |args, _| {
             let (Value::String(a), Value::String(b)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::Number));
+                return Ok(Value::unknown(Type::Number));
             };
             let a = parse_timestamp(a, rfc3339).map_err(|e| CallError::arg(0, e))?;
             let b = parse_timestamp(b, rfc3339).map_err(|e| CallError::arg(1, e))?;

@@ -61,7 +61,7 @@ fn base64decode() -> Function {
         implementation: Box::new(|args, _| {
             let (s, marked) = args[0].clone().unmark();
             let Value::String(s) = s else {
-                return Ok(Value::Unknown(Type::String).mark_if(marked));
+                return Ok(Value::unknown(Type::String).mark_if(marked));
             };
             let bytes = base64::decode(s.as_bytes()).map_err(|_| {
                 CallError::general(format!(

@@ -136,7 +136,7 @@ fn path_arg(args: &[Value]) -> Option<&str> {
 /// `file(path)`. Mirrors Terraform's `funcs.MakeFileFunc`.
 fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let Some(path) = path_arg(args) else {
-        return Ok(Value::Unknown(Type::String));
+        return Ok(Value::unknown(Type::String));
     };
     let bytes = read_bytes(path, dir)?;
     String::from_utf8(bytes)
@@ -147,7 +147,7 @@ fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 /// `filebase64(path)`.
 fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let Some(path) = path_arg(args) else {
-        return Ok(Value::Unknown(Type::String));
+        return Ok(Value::unknown(Type::String));
     };
     Ok(Value::string(base64_encode(&read_bytes(path, dir)?)))
 }
@@ -158,7 +158,7 @@ fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 /// the call).
 fn exists(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let Some(path) = path_arg(args) else {
-        return Ok(Value::Unknown(Type::Bool));
+        return Ok(Value::unknown(Type::Bool));
     };
     let (file, shown) = locate(path, dir).map_err(CallError::general)?;
     let meta = match std::fs::metadata(&file) {
@@ -186,7 +186,7 @@ fn exists(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 /// whose errors are Go's `os.Open` messages about the call.
 fn hash_file(digest: usize, args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let Some(path) = path_arg(args) else {
-        return Ok(Value::Unknown(Type::String));
+        return Ok(Value::unknown(Type::String));
     };
     let (file, shown) = locate(path, dir).map_err(CallError::general)?;
     let bytes = std::fs::read(&file).map_err(|e| {
@@ -205,7 +205,7 @@ fn hash_file(digest: usize, args: &[Value], dir: &Path) -> Result<Value, CallErr
 /// `funcs.MakeFileSetFunc`.
 fn fileset(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let (Value::String(path), Value::String(pattern)) = (&args[0], &args[1]) else {
-        return Ok(Value::Unknown(Type::set(Type::String)));
+        return Ok(Value::unknown(Type::set(Type::String)));
     };
     // Terraform's base directory is "." (the module directory), so the
     // joined pattern is relative unless the path is absolute.

@@ -33,7 +33,7 @@ fn cidrhost() -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(|args, _| {
             let (Value::String(prefix), Value::Number(_)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let num = whole_number(&args[1]).map_err(CallError::general)?;
             let (_, network) = parse_cidr(prefix).map_err(CallError::general)?;
@@ -53,7 +53,7 @@ fn cidrnetmask() -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(|args, _| {
             let Value::String(prefix) = &args[0] else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let (_, network) = parse_cidr(prefix).map_err(CallError::general)?;
             if to4(&network.ip).is_none() {
@@ -80,7 +80,7 @@ fn cidrsubnet() -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(|args, _| {
             let Value::String(prefix) = &args[0] else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let newbits = go_int(&args[1]).map_err(CallError::general)?;
             let netnum = whole_number(&args[2]).map_err(CallError::general)?;
@@ -101,7 +101,7 @@ fn cidrsubnets() -> Function {
         return_type: static_return_type(Type::list(Type::String)),
         implementation: Box::new(|args, _| {
             let Value::String(prefix) = &args[0] else {
-                return Ok(Value::Unknown(Type::list(Type::String)));
+                return Ok(Value::unknown(Type::list(Type::String)));
             };
             let (_, network) = parse_cidr(prefix).map_err(|e| CallError::arg(0, e))?;
             let (start_len, _) = mask_size(&network.mask);

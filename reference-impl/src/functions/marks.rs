@@ -175,7 +175,7 @@ pub(super) fn issensitive() -> Function {
         implementation: Box::new(|args, _| {
             Ok(match &args[0] {
                 Value::Marked(_) => Value::Bool(true),
-                v if !v.is_known() => Value::Unknown(Type::Bool),
+                v if !v.is_known() => Value::unknown(Type::Bool),
                 _ => Value::Bool(false),
             })
         }),

@@ -185,7 +185,7 @@ pub(crate) fn string_function(
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| match &args[0] {
             Value::String(s) => Ok(Value::string(f(s)?)),
-            _ => Ok(Value::Unknown(Type::String)),
+            _ => Ok(Value::unknown(Type::String)),
         }),
     }
 }
@@ -246,9 +246,8 @@ impl Function {
         self.call_with(args, &*self.implementation)
     }
 
-    /// [`Function::call`] with another implementation (one that needs more
-    /// than the arguments, such as a base directory).
-    pub fn call_with(
+    /// [`Function::call_with`] without the result refinement.
+    fn call_unrefined(
         &self,
         args: &[Value],
         implementation: &ImplRef<'_>,
@@ -265,12 +264,12 @@ impl Function {
         let n_params = self.params.len();
         for (param, arg) in self.params.iter().zip(args) {
             if !arg.is_known() && !param.allow_unknown {
-                return Ok(Value::Unknown(expected).mark_if(marked));
+                return Ok(Value::unknown(expected).mark_if(marked));
             }
         }
         if let Some(param) = &self.var_param {
             if !param.allow_unknown && args[n_params..].iter().any(|a| !a.is_known()) {
-                return Ok(Value::Unknown(expected).mark_if(marked));
+                return Ok(Value::unknown(expected).mark_if(marked));
             }
         }
         let result = implementation(args, &expected)?;
@@ -282,6 +281,63 @@ impl Function {
         }
         Ok(result.mark_if(marked || marked_when_run))
     }
+
+    /// [`Function::call`] with another implementation (one that needs more
+    /// than the arguments, such as a base directory), then the function's
+    /// result refinement:
+    /// cty's `function.Call` applies the spec's `RefineResult` to every
+    /// result not of the dynamic pseudo-type, and nearly every function
+    /// has one that makes an unknown result not null (`refineNonNull`).
+    pub fn call_with(
+        &self,
+        args: &[Value],
+        implementation: &ImplRef<'_>,
+    ) -> Result<Value, CallError> {
+        let result = self.call_unrefined(args, implementation)?;
+        Ok(if refines_result_not_null(self.name) {
+            result.refine_not_null()
+        } else {
+            result
+        })
+    }
+}
+
+/// Whether a function's result is refined as not null: false for the
+/// functions of Terraform 1.15.5's table whose spec has no `RefineResult`
+/// (cty's `element`, `jsondecode` and `timeadd`, HCL's `try` and `can`,
+/// go-cty-yaml's functions, and these Terraform ones: the `to*`
+/// conversions, `convert`, `lookup`, `one`, `list`, `map`, `strcontains`,
+/// the sensitivity functions, `ephemeralasnull`, `plantimestamp` and
+/// `type`).
+fn refines_result_not_null(name: &str) -> bool {
+    !matches!(
+        name,
+        "can"
+            | "try"
+            | "convert"
+            | "element"
+            | "ephemeralasnull"
+            | "jsondecode"
+            | "yamldecode"
+            | "yamlencode"
+            | "list"
+            | "lookup"
+            | "map"
+            | "one"
+            | "sensitive"
+            | "nonsensitive"
+            | "issensitive"
+            | "strcontains"
+            | "timeadd"
+            | "plantimestamp"
+            | "type"
+            | "tostring"
+            | "tonumber"
+            | "tobool"
+            | "toset"
+            | "tolist"
+            | "tomap"
+    )
 }
 
 /// The built-in function named `name`, as of HCL 2.14's era.
@@ -457,20 +513,15 @@ pub(crate) fn length_value(value: &Value) -> Value {
     // without building the type, which costs as much as the value is deep.
     match value {
         Value::Tuple(items) => return Value::number(Number::from_u64(items.len() as u64)),
-        Value::Null(Type::Tuple(elems)) | Value::Unknown(Type::Tuple(elems)) => {
+        Value::Null(Type::Tuple(elems)) | Value::Unknown(Type::Tuple(elems), ..) => {
             return Value::number(Number::from_u64(elems.len() as u64));
         }
         _ => {}
     }
-    if !value.is_known() {
-        return Value::Unknown(Type::Number);
-    }
-    if let Value::Set { items, .. } = value {
-        if items.len() != 1 && !value.is_wholly_known() {
-            return Value::Unknown(Type::Number);
-        }
-    }
-    Value::number(Number::from_u64(value.length() as u64))
+    // `cty.Value.Length`, refined as cty refines an unknown length.
+    value
+        .length_value()
+        .unwrap_or_else(|| Value::number(Number::from_u64(value.length() as u64)))
 }
 
 /// Calls the function `name` among `functions` with string arguments;
@@ -524,11 +575,11 @@ mod tests {
                 "error: wrong number of arguments (1 required; 2 given)",
             ),
             (
-                max.call(&[Value::Unknown(Type::Number), Value::Null(Type::Number)]),
+                max.call(&[Value::unknown(Type::Number), Value::Null(Type::Number)]),
                 "arg 1: argument must not be null",
             ),
             (
-                max.call(&[Value::Unknown(Type::Number), num(1)]),
+                max.call(&[Value::unknown(Type::Number), num(1)]),
                 "unknown(number)",
             ),
             (
@@ -542,11 +593,11 @@ mod tests {
             ),
             (concat.call(&[]), "error: at least one argument is required"),
             (
-                equal.call(&[Value::Null(Type::String), Value::Unknown(Type::Number)]),
+                equal.call(&[Value::Null(Type::String), Value::unknown(Type::Number)]),
                 "unknown(bool)",
             ),
             (
-                and.call(&[Value::Bool(false), Value::Unknown(Type::Bool)]),
+                and.call(&[Value::Bool(false), Value::unknown(Type::Bool)]),
                 "unknown(bool)",
             ),
             (concat.call(&[Value::dynamic_unknown()]), "unknown(dynamic)"),

@@ -37,7 +37,7 @@ fn abs() -> Function {
         return_type: static_return_type(Type::Number),
         implementation: Box::new(|args, _| match &args[0] {
             Value::Number(n) => Ok(Value::number(n.abs())),
-            _ => Ok(Value::Unknown(Type::Number)),
+            _ => Ok(Value::unknown(Type::Number)),
         }),
     }
 }
@@ -121,7 +121,7 @@ fn parseint() -> Function {
         }),
         implementation: Box::new(|args, _| {
             let Value::String(text) = &args[0] else {
-                return Ok(Value::Unknown(Type::Number));
+                return Ok(Value::unknown(Type::Number));
             };
             let base = to_go_int(number(&args[1])).map_err(|m| CallError::arg(1, m))?;
             if !(2..=62).contains(&base) {

@@ -71,14 +71,10 @@ fn table() -> &'static [Function] {
             logic("and", |a, b| Ok(a.and(b))),
             equality("equal", false),
             equality("notequal", true),
-            arithmetic("greaterthan", Type::Bool, |a, b| Ok(a.greater_than(b))),
-            arithmetic("greaterthanorequalto", Type::Bool, |a, b| {
-                Ok(a.greater_than_or_equal_to(b))
-            }),
-            arithmetic("lessthan", Type::Bool, |a, b| Ok(a.less_than(b))),
-            arithmetic("lessthanorequalto", Type::Bool, |a, b| {
-                Ok(a.less_than_or_equal_to(b))
-            }),
+            comparison("greaterthan", Value::greater_than),
+            comparison("greaterthanorequalto", Value::greater_than_or_equal_to),
+            comparison("lessthan", Value::less_than),
+            comparison("lessthanorequalto", Value::less_than_or_equal_to),
             arithmetic("add", Type::Number, Value::add),
             arithmetic("subtract", Type::Number, Value::subtract),
             arithmetic("multiply", Type::Number, Value::multiply),
@@ -128,6 +124,18 @@ fn arithmetic(name: &'static str, result: Type, f: Binary) -> Function {
         return_type: static_return_type(result),
         implementation: Box::new(move |args, _| f(&args[0], &args[1]).map_err(op_error)),
     }
+}
+
+/// The comparison operators take unknown operands (go-cty 1.13+), whose
+/// bounds can decide them. In the 2.14 profile (go-cty 1.12, where they
+/// did not) no unknown has bounds, so the answer is the same unknown.
+fn comparison(name: &'static str, f: fn(&Value, &Value) -> Value) -> Function {
+    let mut function = arithmetic(name, Type::Bool, |_, _| unreachable!());
+    for param in &mut function.params {
+        param.allow_unknown = true;
+    }
+    function.implementation = Box::new(move |args, _| Ok(f(&args[0], &args[1])));
+    function
 }
 
 /// `==` and `!=` take any operands, null and unknown included.

@@ -93,16 +93,29 @@ fn two_strings(
     }
 }
 
-/// Terraform 1.15's `startswith`: an unknown string starts with "" (its
-/// other refinement-based answers need a known prefix, which unknown values
-/// here do not carry). Mirrors Terraform's `funcs.StartsWithFunc`.
+/// Terraform 1.15's `startswith`: an unknown string starts with "", and
+/// with what its known prefix starts with; it does not start with a
+/// string no longer than its known prefix that the prefix does not start
+/// with. Mirrors Terraform's `funcs.StartsWithFunc`.
 fn startswith_1_15() -> Function {
     let mut f = affix("startswith", "prefix", |s, x| s.starts_with(x));
     f.params[0] = Param::new("str", Type::String).allow_unknown();
     let known = f.implementation;
     f.implementation = Box::new(move |args, ret| match (&args[0], &args[1]) {
-        (Value::Unknown(_), Value::String(prefix)) if prefix.is_empty() => Ok(Value::Bool(true)),
-        (Value::Unknown(_), _) => Ok(Value::Unknown(Type::Bool)),
+        (Value::Unknown(..), Value::String(prefix)) if prefix.is_empty() => Ok(Value::Bool(true)),
+        (unknown @ Value::Unknown(..), Value::String(prefix)) => {
+            let known_prefix = unknown.range().prefix;
+            Ok(if known_prefix.is_empty() {
+                Value::unknown(Type::Bool)
+            } else if known_prefix.starts_with(prefix.as_str()) {
+                Value::Bool(true)
+            } else if known_prefix.len() >= prefix.len() {
+                Value::Bool(false)
+            } else {
+                Value::unknown(Type::Bool)
+            })
+        }
+        (Value::Unknown(..), _) => Ok(Value::unknown(Type::Bool)),
         _ => known(args, ret),
     });
     f
@@ -146,7 +159,7 @@ fn join() -> Function {
                 return Err(CallError::general(NO_LISTS));
             }
             if !lists.iter().all(Value::is_wholly_known) {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             }
             let mut items = Vec::new();
             for (li, list) in lists.iter().enumerate() {
@@ -205,7 +218,7 @@ fn strrev() -> Function {
             Value::String(s) => Ok(Value::string(
                 clusters(s).into_iter().rev().collect::<String>(),
             )),
-            _ => Ok(Value::Unknown(Type::String)),
+            _ => Ok(Value::unknown(Type::String)),
         }),
     }
 }
@@ -228,7 +241,7 @@ fn substr() -> Function {
             let (Value::String(text), Value::Number(offset), Value::Number(length)) =
                 (&args[0], &args[1], &args[2])
             else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let mut offset = to_go_int(offset).map_err(CallError::general)?;
             let length = to_go_int(length).map_err(CallError::general)?;

@@ -113,7 +113,7 @@ fn append_hash(v: &Value, out: &mut String) {
         // Set elements carry no marks; a marked value hashes as cty's
         // `Hash` (which unmarks) does.
         Value::Marked(inner) => append_hash(inner, out),
-        Value::Unknown(_) => out.push('?'),
+        Value::Unknown(..) => out.push('?'),
         Value::Null(_) => out.push('~'),
         Value::Number(n) => out.push_str(&go_float_string(n)),
         Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),

@@ -162,9 +162,9 @@ fn unknown_paths_and_accessors() {
     );
     assert!(list.index(&Value::int(2)).is_none());
     assert!(matches!(
-        list.has_index(&Value::Unknown(Type::Number)),
-        Some(Value::Unknown(Type::Bool))
+        list.has_index(&Value::unknown(Type::Number)),
+        Some(Value::Unknown(Type::Bool, ..))
     ));
-    assert!(Value::Unknown(Type::Dynamic).get_attr("x").is_some());
+    assert!(Value::unknown(Type::Dynamic).get_attr("x").is_some());
     assert_eq!(Value::string("e\u{301}").as_str(), Some("\u{e9}"));
 }

@@ -336,7 +336,7 @@ fn to_hcl_at(value: &CtyValue, depth: usize) -> Result<hcl::Value, Refusal> {
         // its results carry no marks.
         CtyValue::Marked(inner) => return to_hcl_at(inner, depth),
         CtyValue::Null(_) => hcl::Value::Null,
-        CtyValue::Unknown(_) => return Err(Refusal::Unsupported(UNSUPPORTED_UNKNOWN)),
+        CtyValue::Unknown(..) => return Err(Refusal::Unsupported(UNSUPPORTED_UNKNOWN)),
         CtyValue::Bool(b) => hcl::Value::Bool(*b),
         CtyValue::String(s) => hcl::Value::String(s.clone()),
         CtyValue::Number(n) => hcl::Value::Number(number_to_hcl(n)?),
@@ -395,6 +395,7 @@ fn from_hcl(value: &hcl::Value, depth: usize) -> Result<TypedValue, Refusal> {
         value,
         unknown: Vec::new(),
         sensitive: Vec::new(),
+        refinements: Vec::new(),
     })
 }
 

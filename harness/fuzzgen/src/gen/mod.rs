@@ -189,7 +189,7 @@ fn walk_value(text: String, v: &Value, depth: usize, swarm: &Swarm, out: &mut Ve
                 walk_value(step, item, depth + 1, swarm, out);
             }
         }
-        Value::Unknown(ty) | Value::Null(ty) => walk_type(text, ty, depth, swarm, out),
+        Value::Unknown(ty, ..) | Value::Null(ty) => walk_type(text, ty, depth, swarm, out),
         _ => {}
     }
 }

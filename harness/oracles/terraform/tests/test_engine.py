@@ -89,7 +89,8 @@ class EngineTest(unittest.TestCase):
     def test_unknowns(self):
         self.assertEqual(self.result("unknown"), {
             "type": ["tuple", ["string", "string", "number"]],
-            "value": [None, None, 2], "unknown": [[0], [1]]})
+            "value": [None, None, 2], "unknown": [[0], [1]],
+            "refinements": [{"path": [1], "not_null": True}]})
 
     def test_error_phases(self):
         self.assertEqual(self.answers["parse"]["error"]["phase"], "parse")

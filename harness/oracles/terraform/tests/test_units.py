@@ -100,7 +100,18 @@ class DecodePlannedTest(unittest.TestCase):
              {"type": ["list", "string"], "value": ["a", None], "unknown": [[1]]}),
             ('["object",{"a":"bool","b":"dynamic"}]', {"a": REFINED_EXT, "b": None},
              {"type": ["object", {"a": "bool", "b": "dynamic"}], "value": {"a": None, "b": None},
-              "unknown": [["a"]]}),
+              "unknown": [["a"]], "refinements": [{"path": ["a"], "not_null": True}]}),
+            ('["tuple",["string","number",["list","bool"]]]',
+             [msgpack.ExtType(0x0C, msgpack.packb({1: False, 2: "ab-"})),
+              msgpack.ExtType(0x0C, msgpack.packb({3: [1, True], 4: ["2.5", False]})),
+              msgpack.ExtType(0x0C, msgpack.packb({1: False, 5: 1, 6: 3}))],
+             {"type": ["tuple", ["string", "number", ["list", "bool"]]],
+              "value": [None, None, None], "unknown": [[0], [1], [2]],
+              "refinements": [
+                  {"path": [0], "not_null": True, "string_prefix": "ab-"},
+                  {"path": [1], "number_lower": {"value": "1", "inclusive": True},
+                   "number_upper": {"value": "2.5", "inclusive": False}},
+                  {"path": [2], "not_null": True, "length_lower": 1, "length_upper": 3}]}),
         ]
         for ty, value, want in table:
             self.assertEqual(cty.decode_planned(planned(ty, value)), want, ty)

@@ -204,6 +204,10 @@ def _unwrap(wrapped):
         paths = [p[1:] for p in wrapped.get(key, []) if p[:1] == [0]]
         if paths:
             typed[key] = paths
+    refinements = [{**r, "path": r["path"][1:]} for r in wrapped.get("refinements", [])
+                   if r["path"][:1] == [0]]
+    if refinements:
+        typed["refinements"] = refinements
     return typed
 
 

@@ -8,7 +8,9 @@ Two directions:
   unknown value converted to their type, sensitive parts wrapped in `sensitive(...)`.
 - `decode_planned` reads a value from a saved plan (cty's msgpack encoding against the
   dynamic pseudo-type, which carries the value's exact type) back into a protocol typed
-  value, with the paths of its unknown parts.
+  value, with the paths of its unknown parts and their refinements (go-cty's facts about
+  an unknown: not null, a string prefix, number bounds, collection length bounds), which
+  the plan keeps.
 
 What Terraform cannot write is refused with `Inexpressible`, and the engine answers
 `unsupported`: a typed null or unknown of an object type with an attribute name that is not
@@ -43,10 +45,17 @@ class BadValue(Exception):
 
 
 class Unknown:
-    """An unknown value read from a plan."""
+    """An unknown value read from a plan, with its refinements as protocol fields (a dict
+    without `path`; empty when nothing is known)."""
+
+    def __init__(self, refinements=None):
+        self.refinements = refinements or {}
 
 
 UNKNOWN = Unknown()
+# The keys of cty's msgpack refinement map (cty/msgpack/unknown.go).
+REFINE_NULLNESS, REFINE_PREFIX, REFINE_LOWER, REFINE_UPPER, REFINE_MIN_LEN, REFINE_MAX_LEN = (
+    1, 2, 3, 4, 5, 6)
 
 
 def check_type(ty):
@@ -196,17 +205,20 @@ def decode_planned(data):
     against the dynamic pseudo-type."""
     raw = msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext,
                           use_list=True)
-    if raw is UNKNOWN:
+    if isinstance(raw, Unknown):
         return {"type": "dynamic", "value": None, "unknown": [[]]}
     if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], (bytes, str))):
         raise ValueError("a dynamic value is not encoded as [type, value]")
     type_text = raw[0].decode() if isinstance(raw[0], bytes) else raw[0]
     ty = exactjson.loads(type_text)
     unknown = []
-    value = _from_msgpack(ty, raw[1], [], unknown)
+    refinements = []
+    value = _from_msgpack(ty, raw[1], [], unknown, refinements)
     typed = {"type": ty, "value": value}
     if unknown:
         typed["unknown"] = unknown
+    if refinements:
+        typed["refinements"] = refinements
     return typed
 
 
@@ -218,15 +230,42 @@ def decode_key(data):
     return key
 
 
-def _ext(code, _data):
+def _ext(code, data):
+    if code == UNKNOWN_EXT[1] and data:
+        return Unknown(_refinements(data))
     if code in UNKNOWN_EXT:
         return UNKNOWN
-    return msgpack.ExtType(code, _data)
+    return msgpack.ExtType(code, data)
 
 
-def _from_msgpack(ty, raw, path, unknown):
-    if raw is UNKNOWN:
+def _refinements(data):
+    """The protocol fields of cty's msgpack refinement map (an extension body that is a map
+    from small integer keys; unknown keys are skipped, as cty skips them)."""
+    raw = msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True)
+    if not isinstance(raw, dict):
+        raise ValueError("an unknown value's refinements are not a map")
+    out = {}
+    for key, v in raw.items():
+        if key == REFINE_NULLNESS and v is False:
+            out["not_null"] = True
+        elif key == REFINE_PREFIX and isinstance(v, str) and v:
+            out["string_prefix"] = v
+        elif key in (REFINE_LOWER, REFINE_UPPER):
+            bound, inclusive = v
+            name = "number_lower" if key == REFINE_LOWER else "number_upper"
+            out[name] = {"value": exactjson.number_text(_number(bound)),
+                         "inclusive": bool(inclusive)}
+        elif key in (REFINE_MIN_LEN, REFINE_MAX_LEN):
+            length = v[0] if isinstance(v, list) else v
+            out["length_lower" if key == REFINE_MIN_LEN else "length_upper"] = int(length)
+    return out
+
+
+def _from_msgpack(ty, raw, path, unknown, refinements):
+    if isinstance(raw, Unknown):
         unknown.append(list(path))
+        if raw.refinements:
+            refinements.append({"path": list(path), **raw.refinements})
         return None
     if raw is None:
         return None
@@ -238,12 +277,15 @@ def _from_msgpack(ty, raw, path, unknown):
         raise ValueError("a known value of the dynamic pseudo-type")
     kind, inner = ty
     if kind in ("list", "set"):
-        return [_from_msgpack(inner, v, path + [i], unknown) for i, v in enumerate(raw)]
+        return [_from_msgpack(inner, v, path + [i], unknown, refinements)
+                for i, v in enumerate(raw)]
     if kind == "tuple":
-        return [_from_msgpack(t, v, path + [i], unknown) for i, (t, v) in enumerate(zip(inner, raw))]
+        return [_from_msgpack(t, v, path + [i], unknown, refinements)
+                for i, (t, v) in enumerate(zip(inner, raw))]
     if kind == "map":
-        return {k: _from_msgpack(inner, v, path + [k], unknown) for k, v in raw.items()}
-    return {k: _from_msgpack(inner[k], raw[k], path + [k], unknown) for k in inner}
+        return {k: _from_msgpack(inner, v, path + [k], unknown, refinements)
+                for k, v in raw.items()}
+    return {k: _from_msgpack(inner[k], raw[k], path + [k], unknown, refinements) for k in inner}
 
 
 def _number(raw):

@@ -47,7 +47,7 @@ fn keys() -> Function {
                 Type::String,
                 items.keys().cloned().map(Value::String).collect(),
             )),
-            _ => Ok(Value::Unknown(ret.clone())),
+            _ => Ok(Value::unknown(ret.clone())),
         }),
     }
 }
@@ -110,12 +110,12 @@ fn lookup() -> Function {
             let coll = &args[0];
             let (key, key_marked) = args[1].clone().unmark();
             let Value::String(key) = key else {
-                return Ok(Value::Unknown(ret.clone()).mark_if(key_marked));
+                return Ok(Value::unknown(ret.clone()).mark_if(key_marked));
             };
             let found = match coll {
                 Value::Object(attrs) => attrs.get(&key),
                 Value::Map { items, .. } => items.get(&key),
-                _ => return Ok(Value::Unknown(ret.clone()).mark_if(key_marked)),
+                _ => return Ok(Value::unknown(ret.clone()).mark_if(key_marked)),
             };
             if let Some(v) = found {
                 return Ok(v.clone().mark_if(key_marked));
@@ -168,7 +168,7 @@ fn matchkeys() -> Function {
             }
             let keys = convert(&args[1], &common).map_err(|e| panicked(&e.message))?;
             if !values.is_wholly_known() || !keys.is_wholly_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             let mut kept = Vec::new();
             for (key, value) in sequence_items(&keys).iter().zip(sequence_items(values)) {
@@ -276,10 +276,10 @@ fn transpose() -> Function {
         return_type: static_return_type(Type::map(out_elem.clone())),
         implementation: Box::new(move |args, ret| {
             let Value::Map { items, .. } = &args[0] else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             if !args[0].is_wholly_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             let mut swapped: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (key, list) in items {
@@ -377,7 +377,7 @@ fn zipmap() -> Function {
         implementation: Box::new(|args, ret| {
             let (keys, values) = (&args[0], &args[1]);
             if !keys.is_wholly_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             let names = sequence_items(keys);
             let items = sequence_items(values);
@@ -420,7 +420,7 @@ fn merge_into(merged: &mut BTreeMap<String, Value>, arg: &Value) -> Result<(), C
                         merged.insert(s.clone(), item.clone());
                     }
                     Value::Null(_) => return Err(panicked(NULL_VALUE_PANIC)),
-                    Value::Unknown(_) => return Err(panicked("value is unknown")),
+                    Value::Unknown(..) => return Err(panicked("value is unknown")),
                     _ => return Err(panicked(NOT_A_STRING_PANIC)),
                 }
             }

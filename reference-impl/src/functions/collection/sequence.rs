@@ -130,7 +130,7 @@ fn coalescelist() -> Function {
         implementation: Box::new(|args, ret| {
             for arg in args {
                 if !arg.is_known() {
-                    return Ok(Value::Unknown(ret.clone()));
+                    return Ok(Value::unknown(ret.clone()));
                 }
                 if !arg.is_null() && arg.length() > 0 {
                     return Ok(arg.clone());
@@ -151,7 +151,7 @@ fn compact() -> Function {
         return_type: static_return_type(Type::list(Type::String)),
         implementation: Box::new(|args, ret| {
             if !args[0].is_wholly_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             let kept = sequence_items(&args[0])
                 .iter()
@@ -198,7 +198,7 @@ fn distinct() -> Function {
         return_type: Box::new(|args| Ok(args[0].ty())),
         implementation: Box::new(|args, ret| {
             if !args[0].is_wholly_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             // Elements equal to an earlier one are dropped; only elements
             // with the same equality hash need comparing.
@@ -227,7 +227,7 @@ fn equality_hash(value: &Value) -> u64 {
         match value {
             Value::Marked(inner) => feed(inner, state),
             Value::Null(_) => 0u8.hash(state),
-            Value::Unknown(_) => 1u8.hash(state),
+            Value::Unknown(..) => 1u8.hash(state),
             Value::Bool(b) => (2u8, b).hash(state),
             Value::Number(n) => {
                 3u8.hash(state);
@@ -329,7 +329,7 @@ fn flatten() -> Function {
             }
             Ok(match flattened(&args[0]) {
                 Some(items) => Value::tuple(items),
-                None => Value::Unknown(ret.clone()),
+                None => Value::unknown(ret.clone()),
             })
         }),
     }
@@ -358,7 +358,7 @@ fn index() -> Function {
                 match item.equals(&args[1]) {
                     Value::Bool(true) => return Ok(count(i)),
                     Value::Bool(false) => {}
-                    _ => return Ok(Value::Unknown(Type::Number)),
+                    _ => return Ok(Value::unknown(Type::Number)),
                 }
             }
             Err(CallError::general("item not found"))
@@ -381,7 +381,7 @@ fn one() -> Function {
         }),
         implementation: Box::new(|args, ret| {
             if !length_value(&args[0]).is_known() {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             match sequence_items(&args[0]) {
                 [] => Ok(Value::Null(ret.clone())),
@@ -554,10 +554,16 @@ fn sort(unknown_elements: UnknownElements) -> Function {
                     let n = sequence_items(&args[0]).len();
                     return Ok(Value::list(
                         Type::String,
-                        vec![Value::Unknown(Type::String); n],
+                        vec![Value::unknown(Type::String); n],
                     ));
                 }
-                return Ok(Value::Unknown(ret.clone()));
+                // Sorting keeps the length (go-cty 1.13+).
+                let range = args[0].range();
+                return Ok(Value::unknown(ret.clone())
+                    .refine()
+                    .collection_length_lower_bound(range.min_length)
+                    .collection_length_upper_bound(range.max_length)
+                    .finish());
             }
             let mut strings = Vec::new();
             for (i, item) in sequence_items(&args[0]).iter().enumerate() {
@@ -644,7 +650,7 @@ fn flattened(list: &Value) -> Option<Vec<Value>> {
             stack.pop();
             continue;
         };
-        if matches!(item, Value::Unknown(Type::Dynamic)) {
+        if matches!(item, Value::Unknown(Type::Dynamic, ..)) {
             known = false;
         }
         let nested = is_sequence(item);
@@ -665,7 +671,7 @@ fn flattened(list: &Value) -> Option<Vec<Value>> {
 fn is_sequence(v: &Value) -> bool {
     match v {
         Value::List { .. } | Value::Set { .. } | Value::Tuple(_) => true,
-        Value::Null(t) | Value::Unknown(t) => {
+        Value::Null(t) | Value::Unknown(t, ..) => {
             matches!(t, Type::List(_) | Type::Set(_) | Type::Tuple(_))
         }
         _ => false,

@@ -76,7 +76,7 @@ fn set_operation(
                 // Unknown elements could turn out equal to others, so only
                 // the union can say anything before they are known.
                 if op != Op::Union && !set.is_wholly_known() {
-                    return Ok(Value::Unknown(ret.clone()));
+                    return Ok(Value::unknown(ret.clone()));
                 }
                 let items = sequence_items(&set);
                 result = match (i, op) {
@@ -104,7 +104,10 @@ fn setproduct() -> Function {
     Function {
         name: "setproduct",
         params: Vec::new(),
-        var_param: Some(Param::new("sets", Type::Dynamic)),
+        // go-cty 1.13 takes unknown arguments, whose length bounds bound
+        // the result's; before, an unknown argument made an unknown result
+        // before the implementation ran, as it still does without bounds.
+        var_param: Some(Param::new("sets", Type::Dynamic).allow_unknown()),
         return_type: Box::new(|args| {
             if args.len() < 2 {
                 return Err(CallError::general("at least two arguments are required"));
@@ -142,10 +145,10 @@ fn setproduct() -> Function {
         implementation: Box::new(|args, ret| {
             let product_ty = ret.element_type().cloned().unwrap_or(Type::Dynamic);
             let Type::Tuple(part_tys) = &product_ty else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             if args.iter().any(|a| !length_value(a).is_known()) {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(unknown_product(args, ret));
             }
             let parts: Vec<&[Value]> = args.iter().map(sequence_items).collect();
             let mut total: usize = 1;
@@ -201,4 +204,34 @@ fn set_has(items: &[Value], v: &Value) -> bool {
     items
         .iter()
         .any(|item| set_hash(item) == hash && matches!(item.equals(v), Value::Bool(true)))
+}
+
+/// The unknown result of `setproduct` when an argument's length is unknown
+/// (go-cty 1.13+): empty when some argument surely is, otherwise at least
+/// one and at most the product of the greatest lengths, when those are
+/// small enough to track (cty gives up past 1,024 for one argument or
+/// 2,048 for the product).
+fn unknown_product(args: &[Value], ret: &Type) -> Value {
+    let unrefined = Value::unknown(ret.clone());
+    let mut most: u64 = 1;
+    for arg in args {
+        let arg_most = match arg.ty() {
+            Type::Tuple(elems) => elems.len() as u64,
+            ty if ty.is_collection() => arg.range().max_length,
+            _ => return unrefined,
+        };
+        if arg_most > 1024 {
+            return unrefined;
+        }
+        most *= arg_most;
+        if most > 2048 {
+            return unrefined;
+        }
+    }
+    let least = most.min(1);
+    unrefined
+        .refine()
+        .collection_length_lower_bound(least)
+        .collection_length_upper_bound(most)
+        .finish()
 }

@@ -46,10 +46,10 @@ pub(super) fn decode_function() -> Function {
         }),
         implementation: Box::new(|args, ret| {
             let Value::String(s) = &args[0] else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             let Type::List(elem) = ret else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             let width = match &**elem {
                 Type::Object(attrs) => attrs.len(),

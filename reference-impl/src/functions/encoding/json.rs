@@ -40,15 +40,30 @@ pub(super) enum DuplicateKeys {
 pub(super) fn encode_function(escapes: ControlEscapes) -> Function {
     Function {
         name: "jsonencode",
+        // go-cty 1.13 takes unknown values, to refine the result; before,
+        // the implementation's own check made the same plain unknown.
         params: vec![Param::new("val", Type::Dynamic)
             .allow_dynamic_type()
-            .allow_null()],
+            .allow_null()
+            .allow_unknown()],
         var_param: None,
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| {
             let value = &args[0];
             if !value.is_wholly_known() {
-                return Ok(Value::Unknown(Type::String));
+                // A value that cannot be null starts its JSON with the
+                // character of its kind (go-cty 1.13+).
+                let result = Value::unknown(Type::String);
+                if !value.definitely_not_null() {
+                    return Ok(result);
+                }
+                let first = match value.ty() {
+                    Type::String => "\"",
+                    Type::Object(_) | Type::Map(_) => "{",
+                    Type::Tuple(_) | Type::List(_) | Type::Set(_) => "[",
+                    _ => "",
+                };
+                return Ok(result.refine().string_prefix_full(first).finish());
             }
             let mut out = String::new();
             marshal(value, &mut out, 0, escapes).map_err(CallError::general)?;
@@ -74,15 +89,38 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
                     }
                 }
             }
-            _ => Ok(Type::Dynamic),
+            // go-cty 1.13+: an unknown string's known prefix can tell the
+            // result's type, or that no JSON document starts that way.
+            unknown => type_of_prefix(unknown.range().prefix.trim()),
         }),
         implementation: Box::new(|args, ret| match &args[0] {
             Value::String(s) => {
                 let node = parse(s).map_err(CallError::general)?;
                 unmarshal(&node, ret).map_err(CallError::general)
             }
-            _ => Ok(Value::Unknown(ret.clone())),
+            _ => Ok(Value::unknown(ret.clone())),
         }),
+    }
+}
+
+/// The result type of `jsondecode` on a string that starts with `prefix`
+/// (already trimmed of white space): a string, a bool or a number when the
+/// first character can only begin one, an error when it can begin no JSON
+/// value, otherwise unknown. Mirrors the unknown case of
+/// `stdlib.JSONDecodeFunc`'s type function.
+fn type_of_prefix(prefix: &str) -> Result<Type, CallError> {
+    match prefix.chars().next() {
+        None | Some('{' | '[' | 'n') => Ok(Type::Dynamic),
+        Some('"') => Ok(Type::String),
+        Some('t' | 'f') => Ok(Type::Bool),
+        Some('-' | '0'..='9' | '.') => Ok(Type::Number),
+        Some(c) => Err(CallError::arg(
+            0,
+            format!(
+                "a JSON document cannot begin with the character {}",
+                crate::goquote::go_quote_rune(c)
+            ),
+        )),
     }
 }
 
@@ -107,7 +145,7 @@ fn marshal(
     match value {
         // The call boundary unmarks arguments; kept for completeness.
         Value::Marked(inner) => return marshal(inner, out, depth, escapes),
-        Value::Null(_) | Value::Unknown(_) => out.push_str("null"),
+        Value::Null(_) | Value::Unknown(..) => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => {
             if n.is_infinite() {

@@ -82,7 +82,7 @@ fn charset_function(
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| {
             let (Value::String(s), Value::String(name)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             };
             let charset = lookup(name)?;
             Ok(Value::string(f(s, charset)?))

@@ -48,7 +48,7 @@ pub(super) fn decode_function(release: Release) -> Function {
         }),
         implementation: Box::new(move |args, ret| {
             let Value::String(s) = &args[0] else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             if *ret == Type::Dynamic && release == Release::V1_0_2 {
                 return Ok(Value::dynamic_unknown());
@@ -74,7 +74,7 @@ pub(super) fn encode_function() -> Function {
         return_type: static_return_type(Type::String),
         implementation: Box::new(|args, _| {
             if !args[0].is_wholly_known() {
-                return Ok(Value::Unknown(Type::String));
+                return Ok(Value::unknown(Type::String));
             }
             emit::emit(&args[0])
                 .map(Value::string)

@@ -53,10 +53,16 @@ fn format(escapes: ControlEscapes) -> Function {
         var_param: Some(Param::new("args", Type::Dynamic).allow_null()),
         return_type: static_return_type(Type::String),
         implementation: Box::new(move |args, _| {
-            if !args[1..].iter().all(Value::is_wholly_known) {
-                return Ok(Value::Unknown(Type::String));
-            }
             let spec = args[0].as_str().unwrap_or_default();
+            if !args[1..].iter().all(Value::is_wholly_known) {
+                // The literal text before the first verb is a prefix of
+                // the result (go-cty 1.13+).
+                let result = Value::unknown(Type::String);
+                return Ok(match spec.find('%') {
+                    Some(at) if at > 0 => result.refine().string_prefix(&spec[..at]).finish(),
+                    _ => result,
+                });
+            }
             format_values(spec, &args[1..], escapes).map(Value::string)
         }),
     }
@@ -121,7 +127,7 @@ fn formatlist(escapes: ControlEscapes) -> Function {
                         continue;
                     }
                     prepared.push(Arg::Each(arg.element_values()));
-                } else if matches!(arg, Value::Unknown(Type::Dynamic)) {
+                } else if matches!(arg, Value::Unknown(Type::Dynamic, ..)) {
                     unknown = true;
                     prepared.push(Arg::Single(arg));
                 } else {
@@ -129,7 +135,7 @@ fn formatlist(escapes: ControlEscapes) -> Function {
                 }
             }
             if unknown {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             }
             let count = match iter_len {
                 Some((0, _)) => return Ok(Value::list(Type::String, Vec::new())),
@@ -146,7 +152,7 @@ fn formatlist(escapes: ControlEscapes) -> Function {
                     })
                     .collect();
                 if !these.iter().all(Value::is_wholly_known) {
-                    results.push(Value::Unknown(Type::String));
+                    results.push(Value::unknown(Type::String).refine_not_null());
                     continue;
                 }
                 match format_values(spec, &these, escapes) {
@@ -644,7 +650,7 @@ fn marshal(
         // The call boundary unmarks arguments; kept for completeness.
         Value::Marked(inner) => return marshal(inner, out, depth, escapes),
         Value::Null(_) => out.push_str("null"),
-        Value::Unknown(_) => return Err("value is not known"),
+        Value::Unknown(..) => return Err("value is not known"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => {
             if n.is_infinite() {

@@ -106,7 +106,7 @@ fn regex(go: GoRegexp) -> Function {
                 return Ok(Value::dynamic_unknown());
             }
             let (Value::String(pattern), Value::String(text)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             let re = Compiled::new(pattern, go).map_err(|e| CallError::arg(0, e.message()))?;
             let mut caps = re.re.create_captures();
@@ -138,7 +138,7 @@ fn regexall(go: GoRegexp) -> Function {
                 return Ok(Value::dynamic_unknown());
             }
             let (Value::String(pattern), Value::String(text)) = (&args[0], &args[1]) else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             let re = Compiled::new(pattern, go).map_err(|e| CallError::arg(0, e.message()))?;
             let mut items = Vec::new();

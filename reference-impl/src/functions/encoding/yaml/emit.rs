@@ -93,7 +93,7 @@ impl Emitter {
             // The call boundary unmarks arguments; kept for completeness.
             Value::Marked(inner) => return self.node(inner, ctx, depth),
             Value::Null(_) => self.scalar("null", Style::Plain),
-            Value::Unknown(_) => return Err("cannot serialize unknown value as YAML"),
+            Value::Unknown(..) => return Err("cannot serialize unknown value as YAML"),
             Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }, Style::Plain),
             Value::Number(n) => self.scalar(&n.text(), Style::Plain),
             Value::String(s) => {
