@@ -245,6 +245,13 @@ impl Defaults {
                         };
                         out.insert(name.clone(), filled);
                     }
+                    // HCL 2.17+: an attribute with a default that is not
+                    // null is not null either, even while unknown.
+                    if default.definitely_not_null() {
+                        if let Some(v) = out.get_mut(name).filter(|v| v.ty() != Type::Dynamic) {
+                            *v = v.clone().refine_not_null();
+                        }
+                    }
                 }
                 if let Value::Map { elem, .. } = value {
                     if out.is_empty() {

@@ -27,6 +27,16 @@
 //! - A collection's "no upper bound" is cty's `math.MaxInt`, which is also the
 //!   upper bound `length` gives an unrefined unknown collection: it is a real
 //!   number there (`length(x) < 9223372036854775808` is known).
+//! - Results carry their refinements out through the engine protocol's
+//!   `refinements` field (written where unknown paths are), as go-cty's
+//!   msgpack encoding and so Terraform's plan carry them.
+//!
+//! Known to be approximate: [`safe_known_prefix`] models
+//! `ctystrings.SafeKnownPrefix`'s grapheme step but not its NFC
+//! "last boundary" step, which only differs for prefixes ending in
+//! characters that later combining marks could compose with in unusual
+//! ways; and a template prefix cut at 128 bytes inside a character keeps
+//! the characters before it, as Go's cut then drops the broken bytes.
 
 use std::cell::Cell;
 use std::cmp::Ordering;

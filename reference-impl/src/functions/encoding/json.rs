@@ -103,6 +103,10 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
     }
 }
 
+/// `jsondecode`'s message for an unknown document whose known prefix no
+/// JSON value starts with (the character follows, Go-quoted).
+const BAD_DOCUMENT_START: &str = "a JSON document cannot begin with the character";
+
 /// The result type of `jsondecode` on a string that starts with `prefix`
 /// (already trimmed of white space): a string, a bool or a number when the
 /// first character can only begin one, an error when it can begin no JSON
@@ -116,10 +120,7 @@ fn type_of_prefix(prefix: &str) -> Result<Type, CallError> {
         Some('-' | '0'..='9' | '.') => Ok(Type::Number),
         Some(c) => Err(CallError::arg(
             0,
-            format!(
-                "a JSON document cannot begin with the character {}",
-                crate::goquote::go_quote_rune(c)
-            ),
+            format!("{BAD_DOCUMENT_START} {}", crate::goquote::go_quote_rune(c)),
         )),
     }
 }
