@@ -107,6 +107,8 @@ def test_hostile_text_is_shown_not_run(page):
         "run.value = '2'; run.dispatchEvent(new Event('change'))")
     entry = page.find_element(By.CSS_SELECTOR, "#case-list li.case")
     entry.find_element(By.TAG_NAME, "summary").click()
+    # The body is drawn when the entry opens: wait for it, as above.
+    WebDriverWait(page, 5).until(lambda d: entry.find_elements(By.CSS_SELECTOR, ".body pre.source"))
     source = entry.find_element(By.CSS_SELECTOR, ".body pre.source")
     assert source.text == HOSTILE.replace("\x1b", "\\u{1b}")
     assert page.execute_script("return window.pwned") is None
