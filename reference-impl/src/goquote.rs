@@ -104,7 +104,7 @@ pub fn is_print(c: char) -> bool {
     c == ' '
         || ["L", "M", "N", "P", "S"]
             .iter()
-            .any(|major| crate::text::in_category(major, c))
+            .any(|major| crate::text::in_table(major, c))
 }
 
 /// Mirrors `strconv.appendEscapedRune` inside `quote` quotes.

@@ -68,14 +68,19 @@ pub(crate) struct PropertyTables {
     pub(crate) fold_script: &'static [(&'static str, property_table::Table)],
 }
 
-/// Whether `c` is in the general category `name` (`"L"`, `"Lu"`, ...) of
-/// Go's `unicode` tables at the Unicode version in effect.
-pub(crate) fn in_category(name: &str, c: char) -> bool {
+/// Whether `c` is in the general category or script `name` (`"L"`, `"Lu"`,
+/// `"Greek"`, ...) of Go's `unicode` tables at the Unicode version in
+/// effect.
+pub(crate) fn in_table(name: &str, c: char) -> bool {
     let tables = property_tables();
-    let Ok(i) = tables.categories.binary_search_by(|(n, _)| (*n).cmp(name)) else {
+    let find = |list: &'static [(&str, property_table::Table)]| {
+        list.binary_search_by(|(n, _)| (*n).cmp(name))
+            .ok()
+            .map(|i| list[i].1)
+    };
+    let Some(table) = find(tables.categories).or_else(|| find(tables.scripts)) else {
         return false;
     };
-    let table = tables.categories[i].1;
     let cp = c as u32;
     let at = table.partition_point(|&(lo, _, _)| lo <= cp);
     at.checked_sub(1)

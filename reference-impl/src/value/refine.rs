@@ -222,11 +222,6 @@ impl ValueRange {
 }
 
 impl Value {
-    /// An unknown value of `ty` with refinement `refinement`.
-    pub fn unknown_refined(ty: Type, refinement: Refinement) -> Value {
-        Value::Unknown(ty, refinement)
-    }
-
     /// The refinement of an unknown value (none for any other value).
     pub fn refinement(&self) -> Option<&Refined> {
         match self {

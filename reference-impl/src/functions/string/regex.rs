@@ -22,6 +22,7 @@ use regex_syntax::hir::{
 };
 
 use super::{CallError, Function, Param};
+use crate::text::in_table;
 use crate::types::Type;
 use crate::value::Value;
 use parse::{Node, SyntaxError};
@@ -318,9 +319,7 @@ fn template_name(s: &str) -> Option<(&str, &str)> {
     };
     let len: usize = body
         .chars()
-        .take_while(|&c| {
-            c == '_' || parse::in_table("L", c as u32) || parse::in_table("Nd", c as u32)
-        })
+        .take_while(|&c| c == '_' || in_table("L", c) || in_table("Nd", c))
         .map(char::len_utf8)
         .sum();
     if len == 0 {

@@ -16,8 +16,8 @@
 //! `\pL` holds U+0870, which Go's (Unicode 13.0) does not.
 
 use crate::text::property_table::{self, Table};
+use crate::text::property_table_15;
 use crate::text::simple_fold;
-use crate::text::{property_table_15, property_tables};
 
 /// The largest code point.
 pub(super) const MAX_RUNE: u32 = 0x10FFFF;
@@ -1024,23 +1024,6 @@ fn unicode_table(name: &str, go: GoRegexp) -> Option<(Table, Option<Table>, bool
         }
     }
     None
-}
-
-/// Whether `c` is in one of Go's range tables.
-pub(super) fn in_table(name: &str, c: u32) -> bool {
-    let tables = property_tables();
-    let find = |list: &'static [(&str, Table)]| {
-        list.binary_search_by(|(n, _)| (*n).cmp(name))
-            .ok()
-            .map(|i| list[i].1)
-    };
-    let Some(table) = find(tables.categories).or_else(|| find(tables.scripts)) else {
-        return false;
-    };
-    let idx = table.partition_point(|&(lo, _, _)| lo <= c);
-    idx.checked_sub(1)
-        .map(|i| table[i])
-        .is_some_and(|(lo, hi, stride)| c <= hi && (c - lo) % stride == 0)
 }
 
 fn append_table(class: &mut Vec<(u32, u32)>, table: Table) {
