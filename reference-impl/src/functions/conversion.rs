@@ -7,6 +7,7 @@ use super::{CallError, Function, Param};
 use crate::ast::{Expr, ExprKind};
 use crate::convert::{can_convert, convert};
 use crate::error::Error;
+use crate::functions::marks::Policy;
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
@@ -153,7 +154,8 @@ fn to_function(name: &'static str, want: Type) -> Function {
         params: vec![Param::new("v", Type::Dynamic)
             .allow_null()
             .allow_dynamic_type()
-            .allow_unknown()],
+            .allow_unknown()
+            .marks(Policy::Passed)],
         var_param: None,
         return_type: Box::new(move |args| {
             let got = args[0].ty();

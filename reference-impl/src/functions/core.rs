@@ -5,6 +5,7 @@
 use super::{length_value, list_of_elements, static_return_type, CallError, Function, Param};
 use crate::convert::convert;
 use crate::convert::unify_unsafe;
+use crate::functions::marks::Policy;
 use crate::number::Number;
 use crate::text::{grapheme_count, simple_case};
 use crate::types::Type;
@@ -30,7 +31,8 @@ fn length() -> Function {
         name: "length",
         params: vec![Param::new("value", Type::Dynamic)
             .allow_dynamic_type()
-            .allow_unknown()],
+            .allow_unknown()
+            .marks(Policy::Own)],
         var_param: None,
         return_type: Box::new(|args| match args[0].ty() {
             Type::Number | Type::Bool => Err(CallError::general(
@@ -117,7 +119,7 @@ fn concat() -> Function {
     Function {
         name: "concat",
         params: Vec::new(),
-        var_param: Some(Param::new("seqs", Type::Dynamic)),
+        var_param: Some(Param::new("seqs", Type::Dynamic).marks(Policy::Own)),
         return_type: Box::new(|args| {
             if args.is_empty() {
                 return Err(CallError::general("at least one argument is required"));

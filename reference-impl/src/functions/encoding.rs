@@ -11,6 +11,7 @@ mod text;
 mod yaml;
 
 use super::{static_return_type, string_function, CallError, Function, Param};
+use crate::functions::marks::Policy;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -53,7 +54,9 @@ pub(super) fn terraform_1_15() -> Vec<Function> {
 fn base64decode() -> Function {
     Function {
         name: "base64decode",
-        params: vec![Param::new("str", Type::String).allow_unknown()],
+        params: vec![Param::new("str", Type::String)
+            .allow_unknown()
+            .marks(Policy::Passed)],
         var_param: None,
         return_type: static_return_type(Type::String),
         // The string allows marks: they go onto the result, and hide the

@@ -4,12 +4,11 @@
 //! A parameter without `AllowMarked` gets its argument with every mark
 //! taken off, and those marks go onto the whole result, including an early
 //! unknown one. A parameter with `AllowMarked` gets the argument as it is
-//! and the function decides; the table in [`policy`] names those
-//! parameters of go-cty 1.18's stdlib and Terraform 1.15.5's functions and
-//! sorts them by what the function does with the marks, so that an
-//! implementation never sees a mark on an argument itself (only on the
-//! elements inside one, where the function keeps them) unless it handles
-//! marks:
+//! and the function decides; each such parameter of go-cty 1.18's stdlib
+//! and Terraform 1.15.5's functions says in its [`Param::marks`] what the
+//! function does with the marks, so that an implementation never sees a
+//! mark on an argument itself (only on the elements inside one, where the
+//! function keeps them) unless it handles marks:
 //!
 //! - most take off only the argument's own mark and put it on the result,
 //!   leaving the marks of the elements in place (`concat`, `element`,
@@ -45,27 +44,6 @@ pub(crate) enum Policy {
     Passed,
 }
 
-/// The policy of argument `index` of the function `name`.
-pub(crate) fn policy(name: &str, index: usize) -> Policy {
-    match (name, index) {
-        ("sensitive" | "nonsensitive" | "issensitive" | "ephemeralasnull", _) => Policy::Passed,
-        ("lookup", 0) => Policy::Own,
-        ("lookup", _) | ("base64decode", 0) => Policy::Passed,
-        ("flatten", _) => Policy::NestedSequences,
-        ("element" | "reverse" | "values" | "keys" | "length", 0)
-        | ("slice", 0)
-        | ("chunklist", 0 | 1)
-        | ("zipmap", 1)
-        | ("concat" | "merge" | "setproduct", _)
-        | ("not" | "negate" | "and" | "or" | "abs", _)
-        | ("greaterthan" | "greaterthanorequalto" | "lessthan" | "lessthanorequalto", _) => {
-            Policy::Own
-        }
-        ("tolist" | "toset" | "tomap" | "tostring" | "tonumber" | "tobool", 0) => Policy::Passed,
-        _ => Policy::Deep,
-    }
-}
-
 /// A string for an error message, hidden when it is marked (Terraform's
 /// `redactIfSensitive`).
 pub(crate) fn redact(text: &str, marked: bool) -> String {
@@ -88,7 +66,8 @@ pub(crate) fn unmark_arguments(function: &Function, args: &[Value]) -> (Vec<Valu
         .enumerate()
         .map(|(i, arg)| {
             let arg = arg.clone();
-            match policy(function.name, i) {
+            let param = function.params.get(i).or(function.var_param.as_ref());
+            match param.map_or(Policy::Deep, |p| p.marks) {
                 Policy::Deep => {
                     let (v, m) = arg.unmark_deep();
                     always |= m;
@@ -188,11 +167,12 @@ fn any_value() -> Param {
         .allow_null()
         .allow_unknown()
         .allow_dynamic_type()
+        .marks(Policy::Passed)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{policy, unmark_sequences, Policy};
+    use super::{unmark_sequences, Policy};
     use crate::value::Value;
 
     #[test]
@@ -213,11 +193,26 @@ mod tests {
 
     #[test]
     fn policies() {
-        assert_eq!(policy("upper", 0), Policy::Deep);
-        assert_eq!(policy("lookup", 2), Policy::Passed);
-        assert_eq!(policy("slice", 1), Policy::Deep);
-        assert_eq!(policy("concat", 5), Policy::Own);
-        assert_eq!(policy("length", 0), Policy::Own);
-        assert_eq!(policy("tolist", 0), Policy::Passed);
+        use crate::HclVersion;
+        let find = |name: &str| {
+            super::super::lookup_for(name, HclVersion::V2_24)
+                .unwrap_or_else(|| panic!("no function {name}"))
+        };
+        assert_eq!(find("upper").params[0].marks, Policy::Deep);
+        let lookup = find("lookup");
+        assert_eq!(lookup.params[0].marks, Policy::Own);
+        assert_eq!(lookup.params[1].marks, Policy::Passed);
+        assert_eq!(
+            lookup.var_param.as_ref().map(|p| p.marks),
+            Some(Policy::Passed)
+        );
+        assert_eq!(find("slice").params[1].marks, Policy::Deep);
+        assert_eq!(
+            find("concat").var_param.as_ref().map(|p| p.marks),
+            Some(Policy::Own)
+        );
+        assert_eq!(find("length").params[0].marks, Policy::Own);
+        assert_eq!(find("tolist").params[0].marks, Policy::Passed);
+        assert_eq!(find("flatten").params[0].marks, Policy::NestedSequences);
     }
 }

@@ -66,6 +66,9 @@ pub struct Param {
     /// The argument is passed unevaluated, as an HCL expression closure
     /// (`customdecode.ExpressionClosureType`); see [`ClosureOutcome`].
     pub expression_closure: bool,
+    /// What the call boundary does with the argument's sensitive marks
+    /// (`AllowMarked` and what the function does with them).
+    pub(crate) marks: marks::Policy,
 }
 
 impl Param {
@@ -79,6 +82,7 @@ impl Param {
             allow_unknown: false,
             allow_dynamic_type: false,
             expression_closure: false,
+            marks: marks::Policy::Deep,
         }
     }
 
@@ -99,6 +103,12 @@ impl Param {
 
     pub fn allow_dynamic_type(mut self) -> Param {
         self.allow_dynamic_type = true;
+        self
+    }
+
+    /// `AllowMarked`, with what the function does with the marks.
+    pub(crate) fn marks(mut self, policy: marks::Policy) -> Param {
+        self.marks = policy;
         self
     }
 }
@@ -543,7 +553,6 @@ pub(crate) fn call_with_strings(functions: Vec<Function>, name: &str, args: &[&s
 mod tests {
     use super::{lookup, operators, CallError};
     use crate::ast::BinaryOp;
-    use crate::goquote::{go_quote, go_syntax_type};
     use crate::number::Number;
     use crate::types::Type;
     use crate::value::Value;

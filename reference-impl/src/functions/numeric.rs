@@ -5,6 +5,7 @@
 use num_bigint::{BigInt, BigUint, Sign};
 
 use super::{static_return_type, CallError, Function, Param};
+use crate::functions::marks::Policy;
 use crate::number::{MathFnError, Number};
 use crate::types::Type;
 use crate::value::Value;
@@ -32,7 +33,9 @@ const BASE_RANGE: &str = "base must be a whole number between 2 and 62 inclusive
 fn abs() -> Function {
     Function {
         name: "abs",
-        params: vec![Param::new("num", Type::Number).allow_dynamic_type()],
+        params: vec![Param::new("num", Type::Number)
+            .allow_dynamic_type()
+            .marks(Policy::Own)],
         var_param: None,
         return_type: static_return_type(Type::Number),
         implementation: Box::new(|args, _| match &args[0] {

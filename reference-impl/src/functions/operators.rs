@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use super::{static_return_type, CallError, Function, Param};
 use crate::ast::{BinaryOp, UnaryOp};
+use crate::functions::marks::Policy;
 use crate::types::Type;
 use crate::value::Value;
 use crate::value_ops::OpError;
@@ -82,14 +83,18 @@ fn table() -> &'static [Function] {
             arithmetic("modulo", Type::Number, Value::modulo),
             Function {
                 name: "not",
-                params: vec![Param::new("val", Type::Bool).allow_dynamic_type()],
+                params: vec![Param::new("val", Type::Bool)
+                    .allow_dynamic_type()
+                    .marks(Policy::Own)],
                 var_param: None,
                 return_type: static_return_type(Type::Bool),
                 implementation: Box::new(|args, _| Ok(args[0].not())),
             },
             Function {
                 name: "negate",
-                params: vec![Param::new("num", Type::Number).allow_dynamic_type()],
+                params: vec![Param::new("num", Type::Number)
+                    .allow_dynamic_type()
+                    .marks(Policy::Own)],
                 var_param: None,
                 return_type: static_return_type(Type::Number),
                 implementation: Box::new(|args, _| args[0].negate().map_err(op_error)),
@@ -105,10 +110,15 @@ fn two(ty: Type) -> Vec<Param> {
     ]
 }
 
+/// `&&` and `||` allow marks: their operands are primitives, whose own
+/// mark is the only one.
 fn logic(name: &'static str, f: Binary) -> Function {
     Function {
         name,
-        params: two(Type::Bool),
+        params: two(Type::Bool)
+            .into_iter()
+            .map(|p| p.marks(Policy::Own))
+            .collect(),
         var_param: None,
         return_type: static_return_type(Type::Bool),
         implementation: Box::new(move |args, _| f(&args[0], &args[1]).map_err(op_error)),
@@ -129,10 +139,12 @@ fn arithmetic(name: &'static str, result: Type, f: Binary) -> Function {
 /// The comparison operators take unknown operands (go-cty 1.13+), whose
 /// bounds can decide them. In the 2.14 profile (go-cty 1.12, where they
 /// did not) no unknown has bounds, so the answer is the same unknown.
+/// They allow marks, as `&&` and `||` do.
 fn comparison(name: &'static str, f: fn(&Value, &Value) -> Value) -> Function {
     let mut function = arithmetic(name, Type::Bool, |_, _| unreachable!());
     for param in &mut function.params {
         param.allow_unknown = true;
+        param.marks = Policy::Own;
     }
     function.implementation = Box::new(move |args, _| Ok(f(&args[0], &args[1])));
     function

@@ -15,6 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::datetime::gotime::Time;
 use super::{static_return_type, CallError, Function, Param};
+use crate::functions::marks::Policy;
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
@@ -166,7 +167,8 @@ fn ephemeralasnull() -> Function {
         params: vec![Param::new("value", Type::Dynamic)
             .allow_null()
             .allow_unknown()
-            .allow_dynamic_type()],
+            .allow_dynamic_type()
+            .marks(Policy::Passed)],
         var_param: None,
         return_type: Box::new(|args| Ok(args[0].ty())),
         implementation: Box::new(|args, _| Ok(args[0].clone())),

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use super::{list_val, panicked, sequence_items};
 use crate::convert::convert;
 use crate::convert::unify_unsafe;
+use crate::functions::marks::Policy;
 use crate::functions::{static_return_type, CallError, Function, Param};
 use crate::goquote::go_quote;
 use crate::types::Type;
@@ -32,7 +33,9 @@ const NOT_A_STRING_PANIC: &str = "not a string";
 fn keys() -> Function {
     Function {
         name: "keys",
-        params: vec![Param::new("inputMap", Type::Dynamic).allow_unknown()],
+        params: vec![Param::new("inputMap", Type::Dynamic)
+            .allow_unknown()
+            .marks(Policy::Own)],
         var_param: None,
         return_type: Box::new(|args| match args[0].ty() {
             Type::Map(_) => Ok(Type::list(Type::String)),
@@ -58,14 +61,19 @@ fn lookup() -> Function {
     Function {
         name: "lookup",
         params: vec![
-            Param::new("inputMap", Type::Dynamic).allow_unknown(),
-            Param::new("key", Type::String).allow_unknown(),
+            Param::new("inputMap", Type::Dynamic)
+                .allow_unknown()
+                .marks(Policy::Own),
+            Param::new("key", Type::String)
+                .allow_unknown()
+                .marks(Policy::Passed),
         ],
         var_param: Some(
             Param::new("default", Type::Dynamic)
                 .allow_unknown()
                 .allow_dynamic_type()
-                .allow_null(),
+                .allow_null()
+                .marks(Policy::Passed),
         ),
         return_type: Box::new(|args| {
             if args.len() > 3 {
@@ -198,7 +206,8 @@ fn merge() -> Function {
         var_param: Some(
             Param::new("maps", Type::Dynamic)
                 .allow_dynamic_type()
-                .allow_null(),
+                .allow_null()
+                .marks(Policy::Own),
         ),
         return_type: Box::new(|args| {
             let Some(first) = args.first().map(Value::ty) else {
@@ -312,7 +321,7 @@ fn transpose() -> Function {
 fn values() -> Function {
     Function {
         name: "values",
-        params: vec![Param::new("mapping", Type::Dynamic)],
+        params: vec![Param::new("mapping", Type::Dynamic).marks(Policy::Own)],
         var_param: None,
         return_type: Box::new(|args| match args[0].ty() {
             Type::Map(elem) => Ok(Type::List(elem)),
@@ -343,7 +352,7 @@ fn zipmap() -> Function {
         name: "zipmap",
         params: vec![
             Param::new("keys", Type::list(Type::String)),
-            Param::new("values", Type::Dynamic),
+            Param::new("values", Type::Dynamic).marks(Policy::Own),
         ],
         var_param: None,
         return_type: Box::new(|args| {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use super::{any_known_true, count, go_int, list_val, panicked, sequence_items};
+use crate::functions::marks::Policy;
 use crate::functions::{length_value, static_return_type, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
@@ -65,8 +66,8 @@ fn chunklist() -> Function {
     Function {
         name: "chunklist",
         params: vec![
-            Param::new("list", Type::list(Type::Dynamic)),
-            Param::new("size", Type::Number),
+            Param::new("list", Type::list(Type::Dynamic)).marks(Policy::Own),
+            Param::new("size", Type::Number).marks(Policy::Own),
         ],
         var_param: None,
         return_type: Box::new(|args| Ok(Type::list(args[0].ty()))),
@@ -259,7 +260,7 @@ fn element(negative: NegativeIndex) -> Function {
     Function {
         name: "element",
         params: vec![
-            Param::new("list", Type::Dynamic),
+            Param::new("list", Type::Dynamic).marks(Policy::Own),
             Param::new("index", Type::Number),
         ],
         var_param: None,
@@ -307,7 +308,7 @@ fn element(negative: NegativeIndex) -> Function {
 fn flatten() -> Function {
     Function {
         name: "flatten",
-        params: vec![Param::new("list", Type::Dynamic)],
+        params: vec![Param::new("list", Type::Dynamic).marks(Policy::NestedSequences)],
         var_param: None,
         return_type: Box::new(|args| {
             if !args[0].is_wholly_known() {
@@ -469,7 +470,7 @@ fn range() -> Function {
 fn reverse() -> Function {
     Function {
         name: "reverse",
-        params: vec![Param::new("list", Type::Dynamic)],
+        params: vec![Param::new("list", Type::Dynamic).marks(Policy::Own)],
         var_param: None,
         return_type: Box::new(|args| match args[0].ty() {
             Type::Tuple(elems) => Ok(Type::Tuple(elems.into_iter().rev().collect())),
@@ -498,7 +499,7 @@ fn slice() -> Function {
     Function {
         name: "slice",
         params: vec![
-            Param::new("list", Type::Dynamic),
+            Param::new("list", Type::Dynamic).marks(Policy::Own),
             Param::new("start_index", Type::Number),
             Param::new("end_index", Type::Number),
         ],

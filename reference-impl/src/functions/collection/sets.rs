@@ -4,6 +4,7 @@
 use super::{panicked, sequence_items};
 use crate::convert::convert;
 use crate::convert::unify_unsafe;
+use crate::functions::marks::Policy;
 use crate::functions::{length_value, CallError, Function, Param};
 use crate::types::Type;
 use crate::value::{set_hash, Value};
@@ -107,7 +108,11 @@ fn setproduct() -> Function {
         // go-cty 1.13 takes unknown arguments, whose length bounds bound
         // the result's; before, an unknown argument made an unknown result
         // before the implementation ran, as it still does without bounds.
-        var_param: Some(Param::new("sets", Type::Dynamic).allow_unknown()),
+        var_param: Some(
+            Param::new("sets", Type::Dynamic)
+                .allow_unknown()
+                .marks(Policy::Own),
+        ),
         return_type: Box::new(|args| {
             if args.len() < 2 {
                 return Err(CallError::general("at least two arguments are required"));
