@@ -289,7 +289,18 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
             }
             b'[' | b'{' if flow > 0 || token_start => flow += 1,
             b']' | b'}' if flow > 0 => flow -= 1,
-            b'!' if flow > 0 && token_start && bytes.get(i + 1) != Some(&b'<') => {
+            // A verbatim tag (`!<...>`) runs to its `>`.
+            b'!' if token_start && bytes.get(i + 1) == Some(&b'<') => {
+                while i < bytes.len() && !matches!(bytes[i], b'>' | b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+                at_line_start = false;
+                continue;
+            }
+            // A tag is a token of its own, outside flow collections too
+            // (`!t [!a, b]` holds a flow collection after the tag), but
+            // only inside one do the two scanners read it differently.
+            b'!' if token_start => {
                 // The handle, then the URI characters Go allows.
                 let mut j = i + 1;
                 while j < bytes.len()
@@ -304,7 +315,7 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
                     && (bytes[j].is_ascii_alphanumeric()
                         || b"-_;/?:@&=+$,.!~*'()[]%".contains(&bytes[j]))
                 {
-                    if matches!(bytes[j], b',' | b'[' | b']') {
+                    if flow > 0 && matches!(bytes[j], b',' | b'[' | b']') {
                         let text = out.get_or_insert_with(String::new);
                         text.push_str(&src[copied..j]);
                         text.push_str(match bytes[j] {
