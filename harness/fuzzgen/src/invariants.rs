@@ -170,8 +170,10 @@ pub fn check_unknown_consistency(known: &Outcome, unknown: &Outcome) -> Result<(
 /// operators (2.24 reports conversion errors before the operands' own and
 /// short-circuits `&&` and `||`), `::` (namespaced functions), the `can`
 /// and `try` functions (unknown handling), conditionals (two null results
-/// under an unknown condition), indexing (an unknown object's attributes)
-/// and the functions whose Terraform 1.15 versions differ do.
+/// under an unknown condition), indexing (an unknown object's attributes),
+/// `for` conditions (2.24 checks an `if` clause over an unknown collection,
+/// where 2.14 answers unknown without looking at it) and the functions whose
+/// Terraform 1.15 versions differ do.
 pub fn version_sensitive(source: &str) -> bool {
     let tokens: Vec<&str> = tokenize(source)
         .into_iter()
@@ -201,6 +203,7 @@ pub fn version_sensitive(source: &str) -> bool {
                 | "can"
                 | "try"
                 | "?"
+                | "if"
         ) || (*t == "[" && after_operand)
             || CHANGED_IN_TERRAFORM_1_15.contains(t)
     })
@@ -374,5 +377,6 @@ mod tests {
         assert!(check_unknown_consistency(&known, &tuple).is_err());
         assert!(version_sensitive("a && b") && version_sensitive("1+x"));
         assert!(!version_sensitive("[for x in xs : x[*].a]"));
+        assert!(version_sensitive("{for m in xs: \"\" => m if 0}"));
     }
 }
