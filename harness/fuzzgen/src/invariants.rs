@@ -204,7 +204,7 @@ pub fn version_sensitive(source: &str) -> bool {
                 | "try"
                 | "?"
                 | "if"
-        ) || (*t == "[" && after_operand)
+        ) || (matches!(*t, "[" | "%{" | "%%{") && after_operand)
             || CHANGED_IN_TERRAFORM_1_15.contains(t)
     })
 }
@@ -378,5 +378,7 @@ mod tests {
         assert!(version_sensitive("a && b") && version_sensitive("1+x"));
         assert!(!version_sensitive("[for x in xs : x[*].a]"));
         assert!(version_sensitive("{for m in xs: \"\" => m if 0}"));
+        // `%{` after an operand is the modulo operator before an object.
+        assert!(version_sensitive("r%{d=\"\"}"));
     }
 }

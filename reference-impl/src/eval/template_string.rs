@@ -106,20 +106,23 @@ pub(super) fn template_file(
     version: HclVersion,
     base_dir: PathBuf,
 ) -> Result<Value, CallError> {
-    let (Value::String(path), vars) = (&args[0], &args[1]) else {
-        return Ok(Value::dynamic_unknown());
+    // The path comes marked: `file` hides a sensitive one in its messages,
+    // and its mark goes onto the result.
+    let (path, marked) = args[0].clone().unmark();
+    let (Value::String(path), vars) = (path, &args[1]) else {
+        return Ok(Value::dynamic_unknown().mark_if(marked));
     };
     if !vars.is_known() {
-        return Ok(Value::dynamic_unknown());
+        return Ok(Value::dynamic_unknown().mark_if(marked));
     }
     let read = functions::in_directory("file").expect("file is a file-system function");
-    let text = match read(&args[..1], &Type::String, &base_dir)? {
+    let text = match read(&args[..1], &Type::String, &base_dir)?.unmark().0 {
         Value::String(s) => s,
-        _ => return Ok(Value::dynamic_unknown()),
+        _ => return Ok(Value::dynamic_unknown().mark_if(marked)),
     };
     let parsed =
-        parse_template_as(&text, version).map_err(|e| CallError::general(describe(&e, path)))?;
-    render(&parsed, vars, path, version, base_dir)
+        parse_template_as(&text, version).map_err(|e| CallError::general(describe(&e, &path)))?;
+    render(&parsed, vars, &path, version, base_dir).map(|v| v.mark_if(marked))
 }
 
 /// `makeRenderTemplateFunc`: evaluates a parsed template with the given

@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 
 use super::crypto::DIGESTS;
 use super::encoding::base64_encode;
+use super::marks::{redact, Policy};
 use super::path::{clean, expand_home};
 use super::{static_return_type, CallError, Function, Param};
-use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -35,15 +35,20 @@ pub(super) fn functions() -> Vec<Function> {
         signature("fileexists", Type::Bool),
         Function {
             params: vec![
-                Param::new("path", Type::String).allow_unknown(),
-                Param::new("pattern", Type::String).allow_unknown(),
+                Param::new("path", Type::String)
+                    .allow_unknown()
+                    .marks(Policy::Passed),
+                Param::new("pattern", Type::String)
+                    .allow_unknown()
+                    .marks(Policy::Passed),
             ],
             ..signature("fileset", Type::set(Type::String))
         },
     ];
     for (name, _) in DIGESTS {
         let mut f = signature(FILE_HASHES[hash_index(name)], Type::String);
-        // The hash functions take no unknown path: cty answers for them.
+        // The hash functions take no unknown or marked path: cty answers
+        // for them, and their messages name a sensitive path.
         f.params = vec![Param::new("path", Type::String)];
         all.push(f);
     }
@@ -85,11 +90,15 @@ fn hash_index(name: &str) -> usize {
     DIGESTS.iter().position(|(n, _)| *n == name).unwrap_or(0)
 }
 
-/// A one-path function's parameters and result type.
+/// A one-path function's parameters and result type. The path may be
+/// marked: the function hides a sensitive one in its messages (Terraform's
+/// `redactIfSensitive`) and marks its result.
 fn signature(name: &'static str, result: Type) -> Function {
     Function {
         name,
-        params: vec![Param::new("path", Type::String).allow_unknown()],
+        params: vec![Param::new("path", Type::String)
+            .allow_unknown()
+            .marks(Policy::Passed)],
         var_param: None,
         return_type: static_return_type(result),
         implementation: Box::new(|_, _| Err(CallError::general(NEEDS_DIRECTORY))),
@@ -108,14 +117,15 @@ fn locate(path: &str, dir: &Path) -> Result<(PathBuf, String), String> {
     Ok((dir.join(&shown), shown))
 }
 
-/// Terraform's `readFileBytes`: errors are about the path argument.
-fn read_bytes(path: &str, dir: &Path) -> Result<Vec<u8>, CallError> {
+/// Terraform's `readFileBytes`: errors are about the path argument, which
+/// they hide when it is `marked`.
+fn read_bytes(path: &str, marked: bool, dir: &Path) -> Result<Vec<u8>, CallError> {
     let (file, shown) = locate(path, dir).map_err(|e| CallError::arg(0, e))?;
     match std::fs::read(&file) {
         Ok(bytes) => Ok(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(CallError::arg(
             0,
-            format!("no file exists at {}{NO_FILE}", go_quote(path)),
+            format!("no file exists at {}{NO_FILE}", redact(path, marked)),
         )),
         Err(_) if file.is_dir() => Err(CallError::arg(
             0,
@@ -125,31 +135,34 @@ fn read_bytes(path: &str, dir: &Path) -> Result<Vec<u8>, CallError> {
     }
 }
 
-/// The path argument, or `None` when it is unknown.
-fn path_arg(args: &[Value]) -> Option<&str> {
-    match &args[0] {
-        Value::String(s) => Some(s),
-        _ => None,
+/// The argument without its mark, whether it had one, and the string in
+/// it (`None` when it is unknown).
+fn string_arg(arg: &Value) -> (Option<String>, bool) {
+    match arg.clone().unmark() {
+        (Value::String(s), marked) => (Some(s), marked),
+        (_, marked) => (None, marked),
     }
 }
 
 /// `file(path)`. Mirrors Terraform's `funcs.MakeFileFunc`.
 fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let Some(path) = path_arg(args) else {
-        return Ok(Value::unknown(Type::String));
+    let (Some(path), marked) = string_arg(&args[0]) else {
+        return Ok(Value::unknown(Type::String).mark_if(args[0].is_marked()));
     };
-    let bytes = read_bytes(path, dir)?;
-    String::from_utf8(bytes)
-        .map(Value::string)
-        .map_err(|_| CallError::general(format!("contents of {} {NOT_UTF8}", go_quote(path))))
+    let bytes = read_bytes(&path, marked, dir)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        CallError::general(format!("contents of {} {NOT_UTF8}", redact(&path, marked)))
+    })?;
+    Ok(Value::string(text).mark_if(marked))
 }
 
 /// `filebase64(path)`.
 fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let Some(path) = path_arg(args) else {
-        return Ok(Value::unknown(Type::String));
+    let (Some(path), marked) = string_arg(&args[0]) else {
+        return Ok(Value::unknown(Type::String).mark_if(args[0].is_marked()));
     };
-    Ok(Value::string(base64_encode(&read_bytes(path, dir)?)))
+    let encoded = base64_encode(&read_bytes(&path, marked, dir)?);
+    Ok(Value::string(encoded).mark_if(marked))
 }
 
 /// `fileexists(path)`: whether a regular file is there; anything else but
@@ -157,45 +170,51 @@ fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 /// (whose errors name an argument that does not exist, so they are about
 /// the call).
 fn exists(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let Some(path) = path_arg(args) else {
-        return Ok(Value::unknown(Type::Bool));
+    let (Some(path), marked) = string_arg(&args[0]) else {
+        return Ok(Value::unknown(Type::Bool).mark_if(args[0].is_marked()));
     };
-    let (file, shown) = locate(path, dir).map_err(CallError::general)?;
+    let (file, shown) = locate(&path, dir).map_err(CallError::general)?;
     let meta = match std::fs::metadata(&file) {
         Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Value::Bool(false)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Value::Bool(false).mark_if(marked))
+        }
         Err(_) => {
             return Err(CallError::general(format!(
                 "failed to stat {}",
-                go_quote(&shown)
+                redact(&shown, marked)
             )))
         }
     };
     if meta.is_file() {
-        return Ok(Value::Bool(true));
+        return Ok(Value::Bool(true).mark_if(marked));
     }
     let what = if meta.is_dir() {
         "is a directory, not a file"
     } else {
         "is not a regular file"
     };
-    Err(CallError::general(format!("{} {what}", go_quote(&shown))))
+    Err(CallError::general(format!(
+        "{} {what}",
+        redact(&shown, marked)
+    )))
 }
 
 /// The `file*` hashes. Mirrors Terraform's `funcs.makeFileHashFunction`,
 /// whose errors are Go's `os.Open` messages about the call.
 fn hash_file(digest: usize, args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let Some(path) = path_arg(args) else {
+    let (Some(path), _) = string_arg(&args[0]) else {
         return Ok(Value::unknown(Type::String));
     };
-    let (file, shown) = locate(path, dir).map_err(CallError::general)?;
+    let (file, shown) = locate(&path, dir).map_err(CallError::general)?;
+    // Go opens a directory without complaint; reading it then fails.
     let bytes = std::fs::read(&file).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-            _ if file.is_dir() => "is a directory".to_string(),
-            _ => e.to_string(),
+        let (op, why) = match e.kind() {
+            std::io::ErrorKind::NotFound => ("open", "no such file or directory".to_string()),
+            _ if file.is_dir() => ("read", "is a directory".to_string()),
+            _ => ("open", e.to_string()),
         };
-        CallError::general(format!("open {shown}: {why}"))
+        CallError::general(format!("{op} {shown}: {why}"))
     })?;
     Ok(Value::string((DIGESTS[digest].1)(&bytes)))
 }
@@ -204,19 +223,25 @@ fn hash_file(digest: usize, args: &[Value], dir: &Path) -> Result<Value, CallErr
 /// `pattern`, relative to `path`. Mirrors Terraform's
 /// `funcs.MakeFileSetFunc`.
 fn fileset(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let (Value::String(path), Value::String(pattern)) = (&args[0], &args[1]) else {
-        return Ok(Value::unknown(Type::set(Type::String)));
+    let ((path, path_marked), (pattern, pattern_marked)) =
+        (string_arg(&args[0]), string_arg(&args[1]));
+    let marked = path_marked || pattern_marked;
+    let (Some(path), Some(pattern)) = (path, pattern) else {
+        return Ok(Value::unknown(Type::set(Type::String)).mark_if(marked));
     };
     // Terraform's base directory is "." (the module directory), so the
     // joined pattern is relative unless the path is absolute.
     let base = if path.starts_with('/') {
-        clean(path)
+        clean(&path)
     } else {
         clean(&format!("./{path}"))
     };
     let full = clean(&format!("{base}/{pattern}"));
     let matches = glob::glob(&full, dir).map_err(|e| {
-        CallError::general(format!("failed to glob pattern {}: {e}", go_quote(&full)))
+        CallError::general(format!(
+            "failed to glob pattern {}: {e}",
+            redact(&full, marked)
+        ))
     })?;
     let mut found = Vec::new();
     for m in matches {
@@ -225,14 +250,15 @@ fn fileset(args: &[Value], dir: &Path) -> Result<Value, CallError> {
         } else {
             dir.join(&m)
         };
-        let meta = std::fs::metadata(&real)
-            .map_err(|e| CallError::general(format!("failed to stat {}: {e}", go_quote(&m))))?;
+        let meta = std::fs::metadata(&real).map_err(|e| {
+            CallError::general(format!("failed to stat {}: {e}", redact(&m, marked)))
+        })?;
         if !meta.is_file() {
             continue;
         }
         found.push(Value::string(relative(&base, &m)));
     }
-    Ok(Value::set(Type::String, found))
+    Ok(Value::set(Type::String, found).mark_if(marked))
 }
 
 /// Go's `filepath.Rel` for two clean paths both relative or both absolute

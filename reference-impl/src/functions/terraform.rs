@@ -181,7 +181,9 @@ fn template_file() -> Function {
     Function {
         name: "templatefile",
         params: vec![
-            Param::new("path", Type::String).allow_unknown(),
+            Param::new("path", Type::String)
+                .allow_unknown()
+                .marks(Policy::Passed),
             Param::new("vars", Type::Dynamic).allow_unknown(),
         ],
         var_param: None,
