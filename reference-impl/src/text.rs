@@ -17,6 +17,7 @@
 mod case;
 mod case_table;
 mod case_table_15;
+mod go_norm;
 mod grapheme;
 mod grapheme_split;
 mod grapheme_table;
@@ -30,6 +31,7 @@ use std::cell::Cell;
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 pub(crate) use case::{simple_case, simple_fold, to_title};
+pub(crate) use go_norm::last_boundary as nfc_last_boundary;
 pub(crate) use grapheme::count as grapheme_count;
 pub(crate) use grapheme_split::clusters as grapheme_clusters;
 
@@ -96,7 +98,9 @@ pub(crate) fn property_tables() -> PropertyTables {
     }
 }
 
-/// `cty.NormalizeString`: Unicode NFC.
+/// `cty.NormalizeString`: Unicode NFC as Go's `x/text` gives it, which is
+/// also stream-safe (a U+034F joiner after 30 non-starters in a row; see
+/// `go_norm`).
 pub fn normalize_string(s: String) -> String {
     match nfc(&s) {
         Cow::Borrowed(_) => s,
@@ -104,19 +108,19 @@ pub fn normalize_string(s: String) -> String {
     }
 }
 
-/// Whether `s` is already in NFC.
+/// Whether `s` is already what [`normalize_string`] makes of it.
 pub(crate) fn is_nfc(s: &str) -> bool {
-    is_nfc_quick(s.chars()) == IsNormalized::Yes
+    matches!(nfc(s), Cow::Borrowed(_))
 }
 
 /// `cty.NormalizeString` on a borrowed string, copying only when the
-/// string is not already in NFC.
+/// string is not already normalized.
 pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
-    if is_nfc(s) {
-        Cow::Borrowed(s)
-    } else {
-        Cow::Owned(s.nfc().collect())
+    let safe = go_norm::stream_safe(s);
+    if is_nfc_quick(safe.chars()) == IsNormalized::Yes {
+        return safe;
     }
+    Cow::Owned(safe.nfc().collect())
 }
 
 /// The column width of `s` as `hcl.Pos` counts columns: one per grapheme

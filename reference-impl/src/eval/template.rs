@@ -6,7 +6,7 @@ use crate::ast::Expr;
 use crate::convert::convert;
 use crate::error::Error;
 use crate::types::Type;
-use crate::value::Value;
+use crate::value::{safe_known_prefix_cut, Value};
 
 const INVALID_INTERPOLATION: &str = "Invalid template interpolation value";
 
@@ -71,13 +71,13 @@ pub(super) fn template<'a>(ev: &mut Evaluator<'a>, parts: &'a [Expr]) -> Evaluat
         } else if out.is_char_boundary(MAX_PREFIX_BYTES) {
             result.string_prefix(&out[..MAX_PREFIX_BYTES])
         } else {
-            // Go cuts inside a character, whose broken bytes are the
-            // cluster `SafeKnownPrefix` then drops.
+            // Go cuts inside a character, whose broken bytes
+            // `SafeKnownPrefix` then steps over.
             let mut end = MAX_PREFIX_BYTES;
             while !out.is_char_boundary(end) {
                 end -= 1;
             }
-            result.string_prefix_full(&out[..end])
+            result.string_prefix_full(&safe_known_prefix_cut(&out[..end]))
         };
     }
     (result.not_null().finish().mark_if(marked), diags)

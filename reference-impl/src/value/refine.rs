@@ -31,12 +31,9 @@
 //!   `refinements` field (written where unknown paths are), as go-cty's
 //!   msgpack encoding and so Terraform's plan carry them.
 //!
-//! Known to be approximate: [`safe_known_prefix`] models
-//! `ctystrings.SafeKnownPrefix`'s grapheme step but not its NFC
-//! "last boundary" step, which only differs for prefixes ending in
-//! characters that later combining marks could compose with in unusual
-//! ways; and a template prefix cut at 128 bytes inside a character keeps
-//! the characters before it, as Go's cut then drops the broken bytes.
+//! Known to be approximate: a template prefix cut at 128 bytes inside a
+//! character, with no normalization boundary in the text before the cut
+//! ([`safe_known_prefix_cut`]).
 
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -471,11 +468,36 @@ impl RefinementBuilder {
     }
 }
 
-/// `ctystrings.SafeKnownPrefix`: the prefix without its last grapheme
-/// cluster, which text after it could still extend, unless that cluster is
-/// one of the punctuation characters cty knows always end one.
+/// `ctystrings.SafeKnownPrefix`: the prefix, in NFC, cut back to where no
+/// later text can change it. Cut at its last normalization boundary when
+/// that is not its end; otherwise without its last grapheme cluster, which
+/// text after it could still extend, unless that cluster is one of the
+/// punctuation characters cty knows always end one.
 pub fn safe_known_prefix(prefix: &str) -> String {
     let prefix = crate::text::normalize_string(prefix.to_string());
+    match crate::text::nfc_last_boundary(&prefix) {
+        Some(at) if at != prefix.len() => prefix[..at].to_string(),
+        _ => without_last_cluster(prefix),
+    }
+}
+
+/// [`safe_known_prefix`] of `valid` followed by the first bytes of a
+/// character cut short (a template's prefix cut at 128 bytes). Go's
+/// boundary search steps over the broken bytes, so the prefix keeps
+/// `valid` when its last character is one nothing can change, and is cut
+/// at its last boundary otherwise. Approximated: with no boundary at all
+/// (no starter in reach), Go scans grapheme clusters over the broken bytes
+/// too; here the last cluster of `valid` is dropped.
+pub fn safe_known_prefix_cut(valid: &str) -> String {
+    let valid = crate::text::normalize_string(valid.to_string());
+    match crate::text::nfc_last_boundary(&valid) {
+        Some(at) => valid[..at].to_string(),
+        None => without_last_cluster(valid),
+    }
+}
+
+/// The grapheme-cluster step of `ctystrings.SafeKnownPrefix`.
+fn without_last_cluster(prefix: String) -> String {
     let Some(last) = grapheme_clusters(&prefix).last().copied() else {
         return prefix;
     };
