@@ -177,6 +177,13 @@ mod tests {
             with_unicode(UnicodeVersion::V15, || go_quote("\u{10570}")),
             "\"\u{10570}\""
         );
+        // U+1F970, new in Unicode 11: escaped by Terraform 0.11.11's Go
+        // 1.11 (recorded as hil-uni10-026).
+        assert_eq!(go_quote("\u{1F970}"), "\"\u{1F970}\"");
+        assert_eq!(
+            with_unicode(UnicodeVersion::V10, || go_quote("\u{1F970}")),
+            r#""\U0001f970""#
+        );
     }
 
     #[test]
