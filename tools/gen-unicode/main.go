@@ -27,6 +27,14 @@
 // Unicode 13 database, they must give every code point the class the v13
 // scanner shows, or nothing is written.
 //
+// With -derive, it first checks that the case and property tables derived
+// from the Unicode Character Database at the toolchain's Unicode version
+// (ucd.mjs prints the database's facts, ucd.go derives the tables as Go's
+// generator does) are exactly the toolchain's; with -ucd10 as well, it
+// writes case_table_10.rs and property_table_10.rs (Unicode 10, the
+// Terraform 0.11 dialect, whose Go 1.11 is not available) by that
+// derivation from the database 10.0.0.
+//
 // Run it through scripts/gen-unicode, which sets up the Go path.
 package main
 
