@@ -7,8 +7,8 @@
 //!
 //! What is printable is Go's (`strconv.IsPrint`, the same set as
 //! `unicode.IsPrint`) at the profile's Unicode version: 13.0.0 for Go 1.19,
-//! which HCL 2.14.1 is built with for the oracle, 15.0.0 for Terraform 1.15;
-//! not Rust's `char` classes, which follow another Unicode version and count
+//! which HCL 2.14.1 is built with for the oracle, 15.0.0 for Terraform 1.15,
+//! 10.0.0 for Terraform 0.11.11's Go 1.11; not Rust's `char` classes, which follow another Unicode version and count
 //! other characters as control or space.
 
 use std::fmt::Write as _;
@@ -176,6 +176,13 @@ mod tests {
         assert_eq!(
             with_unicode(UnicodeVersion::V15, || go_quote("\u{10570}")),
             "\"\u{10570}\""
+        );
+        // U+1F970, new in Unicode 11: escaped by Terraform 0.11.11's Go
+        // 1.11 (recorded as hil-uni10-026).
+        assert_eq!(go_quote("\u{1F970}"), "\"\u{1F970}\"");
+        assert_eq!(
+            with_unicode(UnicodeVersion::V10, || go_quote("\u{1F970}")),
+            r#""\U0001f970""#
         );
     }
 

@@ -6,16 +6,28 @@
 //!
 //! The tables are data generated from the Go sources (see
 //! `tools/gen-unicode`), so that results follow Go's Unicode version rather
-//! than the Rust standard library's or another crate's. There are two sets,
-//! one per profile: Unicode 13.0.0 (Go 1.19 and go-textseg v13, as HCL
-//! 2.14.1 and go-cty 1.12.1 are built) and Unicode 15.0.0 (Go 1.21 and
-//! later and go-textseg v15, as Terraform 1.15 is built). Which one applies
-//! is set per thread by [`with_unicode`]; outside it, Unicode 13.0.0.
+//! than the Rust standard library's or another crate's. There are three
+//! sets: Unicode 13.0.0 (Go 1.19 and go-textseg v13, as HCL 2.14.1 and
+//! go-cty 1.12.1 are built) for the HCL 2.14 profile, Unicode 15.0.0 (Go
+//! 1.21 and later and go-textseg v15, as Terraform 1.15 is built) for the
+//! HCL 2.24 profile, and Unicode 10.0.0 (Go 1.11, as Terraform 0.11.11 is
+//! built) for the Terraform 0.11 dialect. Which one applies is set per
+//! thread by [`with_unicode`]; outside it, Unicode 13.0.0.
 //! `upper("\U00010597")` (a Vithkuqi letter, new in Unicode 14) is itself
-//! at Unicode 13 and U+10570 at 15.
+//! at Unicode 13 and U+10570 at 15; Terraform 0.11's `upper("ა")` is
+//! itself, since the Georgian capitals it maps to at 13 came in Unicode 11.
+//!
+//! No Go 1.11 toolchain is at hand, so the Unicode 10 set is derived from
+//! the Unicode Character Database 10.0.0 the way Go derives its `unicode`
+//! tables; the generator checks that the same derivation gives exactly the
+//! Unicode 13 and 15 tables of Go 1.19 and Go 1.23. Case mappings and the
+//! category and script tables are all the 0.11 dialect uses: it counts no
+//! grapheme clusters, so Unicode 10 has no grapheme table (Unicode 13's
+//! stands in).
 
 mod case;
 mod case_table;
+mod case_table_10;
 mod case_table_15;
 mod go_norm;
 mod grapheme;
@@ -23,6 +35,7 @@ mod grapheme_split;
 mod grapheme_table;
 mod grapheme_table_15;
 pub(crate) mod property_table;
+pub(crate) mod property_table_10;
 pub(crate) mod property_table_15;
 
 use std::borrow::Cow;
@@ -38,6 +51,8 @@ pub(crate) use grapheme_split::clusters as grapheme_clusters;
 /// The Unicode version of the tables the text functions use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnicodeVersion {
+    /// Unicode 10.0.0: Go 1.11's `unicode` (Terraform 0.11.11).
+    V10,
     /// Unicode 13.0.0: Go 1.19's `unicode` and go-textseg v13 (HCL 2.14.1).
     V13,
     /// Unicode 15.0.0: Go 1.21 and later, go-textseg v15 (Terraform 1.15).
@@ -93,6 +108,7 @@ pub(crate) fn in_table(name: &str, c: char) -> bool {
 /// Go's `regexp` tables at the Unicode version in effect.
 pub(crate) fn property_tables() -> PropertyTables {
     match unicode_version() {
+        UnicodeVersion::V10 => property_table_10::TABLES,
         UnicodeVersion::V13 => property_table::TABLES,
         UnicodeVersion::V15 => property_table_15::TABLES,
     }

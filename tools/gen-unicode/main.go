@@ -27,6 +27,14 @@
 // Unicode 13 database, they must give every code point the class the v13
 // scanner shows, or nothing is written.
 //
+// With -derive, it first checks that the case and property tables derived
+// from the Unicode Character Database at the toolchain's Unicode version
+// (ucd.mjs prints the database's facts, ucd.go derives the tables as Go's
+// generator does) are exactly the toolchain's; with -ucd10 as well, it
+// writes case_table_10.rs and property_table_10.rs (Unicode 10, the
+// Terraform 0.11 dialect, whose Go 1.11 is not available) by that
+// derivation from the database 10.0.0.
+//
 // Run it through scripts/gen-unicode, which sets up the Go path.
 package main
 
@@ -48,16 +56,26 @@ import (
 func main() {
 	ucd13 := flag.String("ucd13", "", "Unicode 13.0.0's grapheme classes (gcb.mjs output)")
 	ucd15 := flag.String("ucd15", "", "Unicode 15.0.0's grapheme classes (gcb.mjs output)")
+	derive := flag.String("derive", "", "the database at the toolchain's Unicode version (ucd.mjs output), "+
+		"from which the toolchain's case and property tables must be derived")
+	ucd10 := flag.String("ucd10", "", "Unicode 10.0.0's database (ucd.mjs output), "+
+		"from which to derive the Unicode 10 tables (needs -derive)")
 	flag.Parse()
-	if flag.NArg() != 1 || (*ucd13 == "") != (*ucd15 == "") {
-		fmt.Fprintln(os.Stderr, "usage: gen-unicode [-ucd13 FILE -ucd15 FILE] <reference-impl/src/text>")
+	if flag.NArg() != 1 || (*ucd13 == "") != (*ucd15 == "") || (*ucd10 != "" && (*derive == "" || *ucd15 != "")) {
+		fmt.Fprintln(os.Stderr, "usage: gen-unicode [-derive FILE] [-ucd10 FILE | -ucd13 FILE -ucd15 FILE] <reference-impl/src/text>")
 		os.Exit(2)
 	}
 	dir := flag.Arg(0)
+	if *derive != "" {
+		checkDerivation(readUCD(*derive))
+	}
 	if *ucd15 == "" {
-		write(filepath.Join(dir, "case_table.rs"), caseTable)
-		write(filepath.Join(dir, "property_table.rs"), propertyTable)
+		write(filepath.Join(dir, "case_table.rs"), caseTable(goTables()))
+		write(filepath.Join(dir, "property_table.rs"), propertyTable(goTables()))
 		write(filepath.Join(dir, "grapheme_table.rs"), graphemeTable)
+		if *ucd10 != "" {
+			writeDerived(dir, readUCD(*ucd10), "10.0.0", "10")
+		}
 		return
 	}
 	if unicode.Version != "15.0.0" {
@@ -66,7 +84,7 @@ func main() {
 	}
 	checkDatabaseClasses(readDatabase(*ucd13))
 	classes15 := readDatabase(*ucd15)
-	write(filepath.Join(dir, "case_table_15.rs"), caseTable)
+	write(filepath.Join(dir, "case_table_15.rs"), caseTable(goTables()))
 	write(filepath.Join(dir, "property_table_15.rs"), propertyTable125)
 	write(filepath.Join(dir, "grapheme_table_15.rs"), func(w *bufio.Writer) {
 		header(w, "the Unicode Character Database 15.0.0 (npm @unicode/unicode-15.0.0)")
@@ -118,9 +136,33 @@ func goUnicode() string {
 	return fmt.Sprintf("%s's unicode package (Unicode %s)", version, unicode.Version)
 }
 
-// caseTable writes unicode.CaseRanges and the case orbits.
-func caseTable(w *bufio.Writer) {
-	header(w, goUnicode())
+// tableSet is what the case and property tables are written from: the
+// running toolchain's unicode package, or the same tables derived from the
+// Unicode Character Database (ucd.go).
+type tableSet struct {
+	version, source                               string
+	caseRanges                                    []unicode.CaseRange
+	toUpper, toLower, simpleFold                  func(rune) rune
+	categories, scripts, foldCategory, foldScript map[string]*unicode.RangeTable
+}
+
+// goTables is the running toolchain's unicode package.
+func goTables() *tableSet {
+	return &tableSet{
+		version: unicode.Version, source: goUnicode(), caseRanges: unicode.CaseRanges,
+		toUpper: unicode.ToUpper, toLower: unicode.ToLower, simpleFold: unicode.SimpleFold,
+		categories: unicode.Categories, scripts: unicode.Scripts,
+		foldCategory: unicode.FoldCategory, foldScript: unicode.FoldScript,
+	}
+}
+
+// caseTable writes CaseRanges and the case orbits.
+func caseTable(t *tableSet) func(w *bufio.Writer) {
+	return func(w *bufio.Writer) { writeCaseTable(w, t) }
+}
+
+func writeCaseTable(w *bufio.Writer, t *tableSet) {
+	header(w, t.source)
 	fmt.Fprintf(w, `//! Go's simple case mappings at Unicode %s: %s, which
 //! %s, %s and %s apply (and so cty's
 //! %s, %s and %s), and the case orbits %s
@@ -135,7 +177,7 @@ pub(super) const ALT: i32 = i32::MIN;
 /// sorted by %s.
 #[rustfmt::skip]
 pub(super) const CASE_RANGES: &[(u32, u32, i32, i32, i32)] = &[
-`, unicode.Version, "`unicode.CaseRanges`", "`unicode.ToUpper`", "`ToLower`", "`ToTitle`",
+`, t.version, "`unicode.CaseRanges`", "`unicode.ToUpper`", "`ToLower`", "`ToTitle`",
 		"`upper`", "`lower`", "`title`", "`unicode.SimpleFold`", "`UpperLower`",
 		"`unicode.CaseRanges`", "`(first, last, upper delta, lower delta, title delta)`", "`first`")
 	delta := func(d rune) string {
@@ -144,7 +186,7 @@ pub(super) const CASE_RANGES: &[(u32, u32, i32, i32, i32)] = &[
 		}
 		return fmt.Sprint(d)
 	}
-	for _, r := range unicode.CaseRanges {
+	for _, r := range t.caseRanges {
 		fmt.Fprintf(w, "    (0x%04X, 0x%04X, %s, %s, %s),\n", r.Lo, r.Hi,
 			delta(r.Delta[unicode.UpperCase]), delta(r.Delta[unicode.LowerCase]), delta(r.Delta[unicode.TitleCase]))
 	}
@@ -157,11 +199,11 @@ pub(super) const CASE_RANGES: &[(u32, u32, i32, i32, i32)] = &[
 pub(super) const CASE_ORBIT: &[(u32, u32)] = &[
 `, "`unicode.SimpleFold`", "`CASE_RANGES`", "`ToLower`", "`ToUpper`", "`(character, SimpleFold)`", "character", "`k`, `K` and the Kelvin sign")
 	for c := rune(0); c <= unicode.MaxRune; c++ {
-		plain := unicode.ToLower(c)
+		plain := t.toLower(c)
 		if plain == c {
-			plain = unicode.ToUpper(c)
+			plain = t.toUpper(c)
 		}
-		if f := unicode.SimpleFold(c); f != plain {
+		if f := t.simpleFold(c); f != plain {
 			fmt.Fprintf(w, "    (0x%04X, 0x%04X),\n", c, f)
 		}
 	}
@@ -169,25 +211,29 @@ pub(super) const CASE_ORBIT: &[(u32, u32)] = &[
 }
 
 // propertyTable writes the category and script tables regexp uses.
-func propertyTable(w *bufio.Writer) {
-	header(w, goUnicode())
+func propertyTable(t *tableSet) func(w *bufio.Writer) {
+	return func(w *bufio.Writer) { writePropertyTable(w, t) }
+}
+
+func writePropertyTable(w *bufio.Writer, t *tableSet) {
+	header(w, t.source)
 	fmt.Fprintf(w, `//! Go's Unicode %s category and script tables, which Go's %s
 //! (and so cty's regular expression functions) uses for %s classes,
 //! with the extra characters case folding adds to them.
 
 /// A range table: %s ranges, sorted.
 pub(crate) type Table = &'static [(u32, u32, u32)];
-`, unicode.Version, "`regexp`", "`\\p{..}`", "`(first, last, stride)`")
-	propertyTables(w, unicode.Categories)
+`, t.version, "`regexp`", "`\\p{..}`", "`(first, last, stride)`")
+	propertyTables(w, t, t.categories)
 }
 
 // propertyTables writes the category tables given and Go's script and fold
 // tables, then the constant that holds all four.
-func propertyTables(w *bufio.Writer, categories map[string]*unicode.RangeTable) {
+func propertyTables(w *bufio.Writer, t *tableSet, categories map[string]*unicode.RangeTable) {
 	tables(w, "Categories", "CATEGORIES", categories)
-	tables(w, "Scripts", "SCRIPTS", unicode.Scripts)
-	tables(w, "FoldCategory", "FOLD_CATEGORY", unicode.FoldCategory)
-	tables(w, "FoldScript", "FOLD_SCRIPT", unicode.FoldScript)
+	tables(w, "Scripts", "SCRIPTS", t.scripts)
+	tables(w, "FoldCategory", "FOLD_CATEGORY", t.foldCategory)
+	tables(w, "FoldScript", "FOLD_SCRIPT", t.foldScript)
 	fmt.Fprintf(w, `
 /// The four tables together.
 pub(crate) const TABLES: super::PropertyTables = super::PropertyTables {
@@ -235,7 +281,7 @@ pub(crate) type Table = &'static [(u32, u32, u32)];
 	categories["Cn"] = rangeTable(cn)
 	categories["LC"] = rangeTable(members(unicode.Lu, unicode.Ll, unicode.Lt))
 	categories["C"] = rangeTable(append(members(unicode.C), cn...))
-	propertyTables(w, categories)
+	propertyTables(w, goTables(), categories)
 }
 
 // members lists the code points of the tables, in order.

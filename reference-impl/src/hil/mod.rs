@@ -38,6 +38,8 @@ mod time;
 
 use std::collections::BTreeMap;
 
+use crate::text::{with_unicode, UnicodeVersion};
+
 pub use scan::HilPos;
 pub use value::{Ty, Val};
 
@@ -155,11 +157,16 @@ impl Scope {
 }
 
 /// Evaluates a 0.11 string (a template) or the inside of one `${...}`
-/// (an expression) as an output value.
+/// (an expression) as an output value, at Unicode 10.0.0: Terraform
+/// 0.11.11 is built with Go 1.11, whose `unicode` package (case mapping,
+/// letters for identifiers, `regexp` classes, what `%q` escapes) is at
+/// that version.
 pub fn evaluate(kind: SourceKind, source: &str, scope: &Scope) -> Result<Val, Fault> {
-    funcs::with_base_dir(scope.base_dir.as_deref(), || match kind {
-        SourceKind::Template => evaluate_string(source, scope),
-        SourceKind::Expression => evaluate_string(&format!("${{{source}}}"), scope),
+    with_unicode(UnicodeVersion::V10, || {
+        funcs::with_base_dir(scope.base_dir.as_deref(), || match kind {
+            SourceKind::Template => evaluate_string(source, scope),
+            SourceKind::Expression => evaluate_string(&format!("${{{source}}}"), scope),
+        })
     })
 }
 

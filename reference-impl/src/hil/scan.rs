@@ -5,6 +5,7 @@
 //! interpolation count bytes (the same thing for ASCII).
 
 use crate::goquote::go_quote;
+use crate::text::in_table;
 
 /// A line and column, as HIL's `ast.Pos`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -374,18 +375,67 @@ fn scan_identifier(s: &str) -> (usize, usize) {
     (len, runes)
 }
 
-/// Go's `unicode.IsLetter`.
+/// Go's `unicode.IsLetter` (category L) at the Unicode version in effect
+/// (10.0.0 for Terraform 0.11.11's Go 1.11).
 fn is_letter(c: char) -> bool {
-    c.is_alphabetic() && !is_number(c) && !is_mark(c) && !c.is_numeric() || c.is_ascii_alphabetic()
+    c.is_ascii_alphabetic() || !c.is_ascii() && in_table("L", c)
 }
 
-/// Go's `unicode.IsNumber` (categories Nd, Nl, No).
+/// Go's `unicode.IsNumber` (category N: Nd, Nl, No).
 fn is_number(c: char) -> bool {
-    c.is_numeric()
+    c.is_ascii_digit() || !c.is_ascii() && in_table("N", c)
 }
 
-/// Go's `unicode.IsMark`, approximated by the combining ranges.
+/// Go's `unicode.IsMark` (category M: Mn, Mc, Me).
 fn is_mark(c: char) -> bool {
-    matches!(c as u32, 0x300..=0x36F | 0x483..=0x489 | 0x591..=0x5BD | 0x610..=0x61A
-        | 0x64B..=0x65F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+    !c.is_ascii() && in_table("M", c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_letter, is_mark, is_number, scan_identifier};
+    use crate::text::{with_unicode, UnicodeVersion};
+
+    #[test]
+    fn character_classes_follow_the_unicode_version() {
+        // (character, Go 1.11's IsLetter/IsNumber/IsMark, Go 1.19's)
+        let table = [
+            ('a', [true, false, false], [true, false, false]),
+            ('ª', [true, false, false], [true, false, false]),
+            ('\u{10D0}', [true, false, false], [true, false, false]),
+            ('\u{1C90}', [false, false, false], [true, false, false]),
+            ('\u{10D30}', [false, false, false], [false, true, false]),
+            ('\u{0EBA}', [false, false, false], [false, false, true]),
+            ('\u{1CF2}', [false, false, true], [true, false, false]),
+            ('²', [false, true, false], [false, true, false]),
+            ('\u{301}', [false, false, true], [false, false, true]),
+            ('-', [false, false, false], [false, false, false]),
+        ];
+        let classes = |c| [is_letter(c), is_number(c), is_mark(c)];
+        for (c, at10, at13) in table {
+            assert_eq!(
+                with_unicode(UnicodeVersion::V10, || classes(c)),
+                at10,
+                "{c:?} at 10"
+            );
+            assert_eq!(
+                with_unicode(UnicodeVersion::V13, || classes(c)),
+                at13,
+                "{c:?} at 13"
+            );
+        }
+    }
+
+    #[test]
+    fn an_identifier_ends_at_a_character_unknown_to_unicode_10() {
+        let source = "s\u{1C90}x";
+        assert_eq!(
+            with_unicode(UnicodeVersion::V10, || scan_identifier(source)),
+            (1, 1)
+        );
+        assert_eq!(
+            with_unicode(UnicodeVersion::V13, || scan_identifier(source)),
+            (source.len(), 3)
+        );
+    }
 }

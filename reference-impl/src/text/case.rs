@@ -9,16 +9,18 @@
 //! to U+2C5F in Rust and stays itself in Go 1.19 (Unicode 13.0).
 
 use super::case_table::ALT;
-use super::{case_table, case_table_15, unicode_version, UnicodeVersion};
+use super::{case_table, case_table_10, case_table_15, unicode_version, UnicodeVersion};
 
-// Both tables mark alternating ranges alike.
-const _: () = assert!(case_table::ALT == case_table_15::ALT);
+// The tables mark alternating ranges alike.
+const _: () =
+    assert!(case_table::ALT == case_table_15::ALT && case_table::ALT == case_table_10::ALT);
 
 /// `(CaseRanges, case orbits)` at the Unicode version in effect.
 type Tables = (&'static [(u32, u32, i32, i32, i32)], &'static [(u32, u32)]);
 
 fn tables() -> Tables {
     match unicode_version() {
+        UnicodeVersion::V10 => (case_table_10::CASE_RANGES, case_table_10::CASE_ORBIT),
         UnicodeVersion::V13 => (case_table::CASE_RANGES, case_table::CASE_ORBIT),
         UnicodeVersion::V15 => (case_table_15::CASE_RANGES, case_table_15::CASE_ORBIT),
     }
@@ -130,5 +132,23 @@ mod tests {
         assert_eq!(simple_fold(0x101), 0x100);
         assert_eq!(simple_fold(0x100), 0x101);
         assert_eq!(simple_fold(0x31), 0x31);
+    }
+
+    #[test]
+    fn georgian_capitals_follow_the_unicode_version() {
+        use crate::text::{with_unicode, UnicodeVersion};
+        // Mtavruli capitals (U+1C90..) are new in Unicode 11: Go 1.11
+        // (Unicode 10) leaves U+10D0 and U+1C90 alone, Go 1.19 maps and
+        // folds them.
+        assert_eq!(simple_case('\u{10D0}', true), '\u{1C90}');
+        assert_eq!(simple_case('\u{1C90}', false), '\u{10D0}');
+        assert_eq!(simple_fold(0x1C90), 0x10D0);
+        with_unicode(UnicodeVersion::V10, || {
+            assert_eq!(simple_case('\u{10D0}', true), '\u{10D0}');
+            assert_eq!(simple_case('\u{1C90}', false), '\u{1C90}');
+            assert_eq!(simple_fold(0x1C90), 0x1C90);
+            assert_eq!(simple_case('ß', true), 'ß');
+            assert_eq!(simple_case('ǅ', false), 'ǆ');
+        });
     }
 }

@@ -146,7 +146,10 @@ pub(super) fn property(c: char) -> Gcb {
         };
     }
     let ranges = match unicode_version() {
-        UnicodeVersion::V13 => grapheme_table::GRAPHEME_RANGES,
+        // No function of the Terraform 0.11 dialect counts grapheme
+        // clusters (its `length` and `substr` count characters), so Unicode
+        // 10 has no grapheme table; Unicode 13's stands in.
+        UnicodeVersion::V10 | UnicodeVersion::V13 => grapheme_table::GRAPHEME_RANGES,
         UnicodeVersion::V15 => grapheme_table_15::GRAPHEME_RANGES,
     };
     let idx = ranges.partition_point(|&(first, _, _)| first <= cp);

@@ -16,8 +16,8 @@
 //! `\pL` holds U+0870, which Go's (Unicode 13.0) does not.
 
 use crate::text::property_table::{self, Table};
-use crate::text::property_table_15;
 use crate::text::simple_fold;
+use crate::text::{property_table_10, property_table_15, unicode_version, UnicodeVersion};
 
 /// The largest code point.
 pub(super) const MAX_RUNE: u32 = 0x10FFFF;
@@ -167,7 +167,9 @@ pub(super) struct Parsed {
 pub(crate) enum GoRegexp {
     /// Go 1.19, as HCL 2.14.1 and go-cty 1.12.1 are built here: named groups
     /// only as `(?P<name>...)`; `\p{..}` names exactly as Go's Unicode 13
-    /// tables spell them.
+    /// tables spell them. Also Go 1.11's syntax (Terraform 0.11.11), over
+    /// Unicode 10 tables when the text tables in effect are
+    /// [`UnicodeVersion::V10`].
     Go1_19,
     /// Go 1.25, as Terraform 1.15 is built: `(?<name>...)` too (from Go
     /// 1.22); `\p{..}` over Unicode 15 tables, with names matched loosely
@@ -993,6 +995,11 @@ fn unicode_table(name: &str, go: GoRegexp) -> Option<(Table, Option<Table>, bool
             .map(|i| list[i].1)
     };
     let (tables, name) = match go {
+        // Go 1.11's syntax is Go 1.19's; the Terraform 0.11 dialect runs it
+        // over Unicode 10.
+        GoRegexp::Go1_19 if unicode_version() == UnicodeVersion::V10 => {
+            (property_table_10::TABLES, name.to_string())
+        }
         GoRegexp::Go1_19 => (property_table::TABLES, name.to_string()),
         GoRegexp::Go1_25 => (property_table_15::TABLES, canonical_name(name)),
     };
