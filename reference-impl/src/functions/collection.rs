@@ -26,7 +26,9 @@ pub(super) fn functions() -> Vec<Function> {
 
 /// Terraform 1.15's versions of functions defined here.
 pub(super) fn terraform_1_15() -> Vec<Function> {
-    sequence::terraform_1_15()
+    let mut all = sequence::terraform_1_15();
+    all.push(mapping::transpose_1_15());
+    all
 }
 
 /// gocty's message for a number that does not fit a Go `int`.

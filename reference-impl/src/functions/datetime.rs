@@ -4,7 +4,7 @@
 
 pub(super) mod gotime;
 
-use gotime::{Time, ZoneStyle, DAY_NAMES, MONTH_NAMES, RFC3339};
+use gotime::{GoTime, Time, ZoneStyle, DAY_NAMES, MONTH_NAMES, RFC3339};
 
 use super::{static_return_type, CallError, Function, Param};
 use crate::goquote::go_quote;
@@ -117,7 +117,11 @@ const TIMESTAMP_PREFIX: &str = "not a valid RFC3339 timestamp";
 /// Terraform 1.15 gives for the most common such inputs.
 fn parse_timestamp(ts: &str, rfc3339: Rfc3339) -> Result<Time, String> {
     const PREFIX: &str = TIMESTAMP_PREFIX;
-    let e = match gotime::parse(RFC3339, ts) {
+    let go = match rfc3339 {
+        Rfc3339::GoParse => GoTime::Go1_19,
+        Rfc3339::Strict => GoTime::Go1_20,
+    };
+    let e = match gotime::parse(RFC3339, ts, go) {
         Ok(_) if rfc3339 == Rfc3339::Strict && !is_strict_rfc3339(ts.as_bytes()) => {
             return Err(format!("{PREFIX}: {}", strict_refusal(ts.as_bytes())));
         }
@@ -150,13 +154,26 @@ fn parse_timestamp(ts: &str, rfc3339: Rfc3339) -> Result<Time, String> {
         _ => "timestamp segment",
     };
     if e.value_elem.is_empty() {
-        Err(format!("{PREFIX}: end of string before {what}"))
-    } else {
-        Err(format!(
-            "{PREFIX}: cannot use {} as {what}",
-            go_quote_bytes(&e.value_elem)
-        ))
+        return Err(format!("{PREFIX}: end of string before {what}"));
     }
+    // go-cty 1.18 words three more cases itself.
+    if rfc3339 == Rfc3339::Strict {
+        let special = match what {
+            "hour" if e.value_elem.contains(&b':') => {
+                Some("hour must be between 0 and 23 inclusive")
+            }
+            "hour" if e.value_elem.len() != 2 => Some("hour must have exactly two digits"),
+            "minute" if e.value_elem.len() != 2 => Some("minute must have exactly two digits"),
+            _ => None,
+        };
+        if let Some(text) = special {
+            return Err(format!("{PREFIX}: {text}"));
+        }
+    }
+    Err(format!(
+        "{PREFIX}: cannot use {} as {what}",
+        go_quote_bytes(&e.value_elem)
+    ))
 }
 
 /// go-cty 1.18's `parseRFC3339`: `YYYY-MM-DDThh:mm:ss`, an optional

@@ -275,8 +275,33 @@ fn merge() -> Function {
 
 /// Terraform's `transpose` of a map of lists of strings: each string maps
 /// to the sorted keys whose lists hold it. Mirrors Terraform's
-/// `funcs.TransposeFunc`.
+/// `funcs.TransposeFunc` as the HCL 2.14 profile has it, where a null
+/// list or string panics.
 fn transpose() -> Function {
+    transpose_of(false)
+}
+
+/// Terraform 1.15's `transpose`, which reports a null list or string.
+pub(super) fn transpose_1_15() -> Function {
+    transpose_of(true)
+}
+
+fn transpose_of(reports_nulls: bool) -> Function {
+    let null_list = move || {
+        if reports_nulls {
+            CallError::general("input must not contain null list")
+        } else {
+            // Terraform iterates the null list, which panics.
+            panicked("can't use ElementIterator on null value")
+        }
+    };
+    let null_string = move || {
+        if reports_nulls {
+            CallError::general("input list must not contain null string")
+        } else {
+            panicked(NULL_VALUE_PANIC)
+        }
+    };
     let out_elem = Type::list(Type::String);
     Function {
         name: "transpose",
@@ -293,12 +318,11 @@ fn transpose() -> Function {
             let mut swapped: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (key, list) in items {
                 let Value::List { items: strings, .. } = list else {
-                    // Terraform iterates the null list, which panics.
-                    return Err(panicked("can't use ElementIterator on null value"));
+                    return Err(null_list());
                 };
                 for s in strings {
                     let Value::String(s) = s else {
-                        return Err(panicked(NULL_VALUE_PANIC));
+                        return Err(null_string());
                     };
                     swapped.entry(s.clone()).or_default().push(key.clone());
                 }

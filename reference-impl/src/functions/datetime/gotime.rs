@@ -263,9 +263,20 @@ pub(crate) struct ParseError {
     pub message: String,
 }
 
-/// Mirrors Go's `time.Parse(layout, value)` (Go 1.19) for the layout
-/// elements above.
-pub(crate) fn parse(layout: &Layout, value: &str) -> Result<Time, ParseError> {
+/// Which Go's `time.Parse` errors to give: the two differ only in the
+/// input a malformed element's error shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GoTime {
+    /// Go 1.19: the input after the element (`"-01-01T00:00:00Z"` for the
+    /// year of `"20x8-01-01T00:00:00Z"`).
+    Go1_19,
+    /// Go 1.20 and later: the input from the element on (the whole
+    /// `"20x8-01-01T00:00:00Z"`). Out-of-range errors are unchanged.
+    Go1_20,
+}
+
+/// Mirrors Go's `time.Parse(layout, value)` for the layout elements above.
+pub(crate) fn parse(layout: &Layout, value: &str, go: GoTime) -> Result<Time, ParseError> {
     let mut v = value.as_bytes();
     let (mut year, mut month, mut day) = (0i64, -1i64, -1i64);
     let (mut hour, mut min, mut sec, mut nsec) = (0i64, 0i64, 0i64, 0i64);
@@ -290,6 +301,7 @@ pub(crate) fn parse(layout: &Layout, value: &str) -> Result<Time, ParseError> {
         }
         let mut range_err = None;
         let mut bad = false;
+        let hold = v;
         match std {
             Std::LongYear => {
                 if v.len() < 4 || !v[0].is_ascii_digit() {
@@ -406,7 +418,7 @@ pub(crate) fn parse(layout: &Layout, value: &str) -> Result<Time, ParseError> {
         if bad {
             return Err(ParseError {
                 layout_elem: std.text(),
-                value_elem: rest(v),
+                value_elem: rest(if go == GoTime::Go1_20 { hold } else { v }),
                 message: String::new(),
             });
         }
@@ -657,32 +669,37 @@ pub(crate) fn quote(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse, parse_duration, RFC3339};
+    use super::{parse, parse_duration, GoTime, RFC3339};
 
     // Expected values checked against Go 1.19's time package.
     #[test]
     fn parses_like_go() {
-        let t = parse(RFC3339, "2017-11-22T01:00:00+01:00").unwrap();
+        let t = parse(RFC3339, "2017-11-22T01:00:00+01:00", GoTime::Go1_19).unwrap();
         assert_eq!(t.secs, 1_511_308_800);
         assert_eq!(t.format_rfc3339(), "2017-11-22T01:00:00+01:00");
-        let t = parse(RFC3339, "2000-02-29T23:59:59.123456789999Z").unwrap();
+        let t = parse(RFC3339, "2000-02-29T23:59:59.123456789999Z", GoTime::Go1_19).unwrap();
         assert_eq!(
             (t.nanos, t.format_rfc3339().as_str()),
             (123_456_789, "2000-02-29T23:59:59Z")
         );
-        let e = parse(RFC3339, "2001-02-29T00:00:00Z").unwrap_err();
+        let e = parse(RFC3339, "2001-02-29T00:00:00Z", GoTime::Go1_19).unwrap_err();
         assert_eq!(e.message, ": day out of range");
-        let e = parse(RFC3339, "2006-13-02T15:04:05Z").unwrap_err();
+        let e = parse(RFC3339, "2006-13-02T15:04:05Z", GoTime::Go1_19).unwrap_err();
         assert_eq!(
             (e.layout_elem, &e.value_elem[..]),
             ("01", &b"-02T15:04:05Z"[..])
         );
         assert_eq!(
-            parse(RFC3339, "2006-01-02T1:04:05Z").unwrap().civil().hour,
+            parse(RFC3339, "2006-01-02T1:04:05Z", GoTime::Go1_19)
+                .unwrap()
+                .civil()
+                .hour,
             1
         );
         assert_eq!(
-            parse(RFC3339, "2006-01-02T10:04:05+-1:30").unwrap().offset,
+            parse(RFC3339, "2006-01-02T10:04:05+-1:30", GoTime::Go1_19)
+                .unwrap()
+                .offset,
             -1800
         );
     }

@@ -298,8 +298,10 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
                 continue;
             }
             // A tag is a token of its own, outside flow collections too
-            // (`!t [!a, b]` holds a flow collection after the tag), but
-            // only inside one do the two scanners read it differently.
+            // (`!t [!a, b]` holds a flow collection after the tag). Go
+            // reads `,`, `[` and `]` as part of a tag anywhere; the Rust
+            // port ends the tag there, inside a flow collection or not
+            // (`!a,b c` is the unsupported tag `!a,b` in Go).
             b'!' if token_start => {
                 // The handle, then the URI characters Go allows.
                 let mut j = i + 1;
@@ -315,7 +317,7 @@ fn escape_flow_tag_indicators(src: &str) -> Option<String> {
                     && (bytes[j].is_ascii_alphanumeric()
                         || b"-_;/?:@&=+$,.!~*'()[]%".contains(&bytes[j]))
                 {
-                    if flow > 0 && matches!(bytes[j], b',' | b'[' | b']') {
+                    if matches!(bytes[j], b',' | b'[' | b']') {
                         let text = out.get_or_insert_with(String::new);
                         text.push_str(&src[copied..j]);
                         text.push_str(match bytes[j] {
@@ -1130,7 +1132,7 @@ fn parse_timestamp(s: &str) -> Option<String> {
     }
     TIMESTAMP_LAYOUTS
         .iter()
-        .find_map(|layout| gotime::parse(layout, s).ok())
+        .find_map(|layout| gotime::parse(layout, s, gotime::GoTime::Go1_19).ok())
         .map(|t| t.format_rfc3339())
 }
 
