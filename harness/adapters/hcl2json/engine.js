@@ -10,6 +10,26 @@
 "use strict";
 
 const readline = require("node:readline");
+
+// The library runs Go compiled to WebAssembly. When that Go program dies
+// (a Go fatal error such as "malloc deadlock" after a deep input) its
+// runtime only logs the exit code and node goes on, so every later call
+// fails. Loading the runtime first and recording its exit lets an answer
+// after that be a crash, and the process end, so that hclspec starts a
+// fresh engine instead of taking each failure for a rejection.
+require("@cdktf/hcl2json/wasm/bridge_wasm_exec.js");
+let goExit = null;
+{
+  const GoRuntime = globalThis.Go;
+  globalThis.Go = class extends GoRuntime {
+    constructor() {
+      super();
+      this.exit = (code) => {
+        goExit = code;
+      };
+    }
+  };
+}
 const hcl2json = require("@cdktf/hcl2json");
 
 const FILENAME = "source.hcl";
@@ -25,12 +45,19 @@ class Unsupported extends Error {}
 // Go's "file:range: Summary; Detail", somewhere in the library's message.
 const DIAGNOSTIC = /[^\s:]+:\d+,\d+-(?:\d+,)?\d+: ([^;\]]*)(?:; ([^\]]*))?/;
 
+// A failure of the engine rather than an answer about the input.
+class Broken extends Error {}
+
 async function parseWith(fn, text) {
   try {
     await fn(FILENAME, text);
   } catch (e) {
+    // Too deep for the JavaScript side of the bridge, or the Go program
+    // has died: the engine failed, the input was not judged.
+    if (e instanceof RangeError || goExit !== null) throw new Broken(String(e.message || e));
     throw new Rejected(String(e.message || e));
   }
+  if (goExit !== null) throw new Broken(`the Go runtime exited with code ${goExit}`);
 }
 
 function heredocMarker(source) {
@@ -97,7 +124,8 @@ async function respond(line) {
   } catch (e) {
     if (e instanceof Unsupported) return { id: request.id, unsupported: e.message };
     if (e instanceof Rejected) return { id: request.id, error: parseError(e.message) };
-    return { id: request.id, crash: String((e && e.stack) || e) };
+    const broken = e instanceof Broken;
+    return { id: request.id, crash: String(broken ? e.message : (e && e.stack) || e), broken };
   }
 }
 
@@ -111,7 +139,14 @@ async function serve() {
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
-    const response = await respond(line);
+    const { broken, ...response } = await respond(line);
+    if (broken) {
+      // What the library holds may be half-updated: stop without an
+      // answer. hclspec charges the crash to this request, the oldest
+      // unanswered, and sends the ones after it to a fresh engine.
+      process.stderr.write(`hcl2json: ${response.crash}\n`, () => process.exit(1));
+      return;
+    }
     process.stdout.write(JSON.stringify(response) + "\n");
   }
   // The WebAssembly Go runtime keeps the event loop alive.

@@ -69,3 +69,21 @@ test("a malformed request is a request error", async () => {
   assert.equal(response.id, null);
   assert.equal(response.error.phase, "request");
 });
+
+test("an input too deep for the engine ends it without an answer", async () => {
+  const own = spawn(process.execPath, [path.join(__dirname, "..", "engine.js")], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const lines = readline.createInterface({ input: own.stdout })[Symbol.asyncIterator]();
+  let stderr = "";
+  own.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => own.on("exit", (code) => resolve(code)));
+  own.stdin.write(JSON.stringify({ id: "deep", kind: "expression", source: "-".repeat(100000) + "1" }) + "\n");
+  own.stdin.write(JSON.stringify({ id: "next", kind: "expression", source: "1" }) + "\n");
+  // Neither the deep request nor the one after it is answered (hclspec
+  // charges the crash to the first and sends the second again), and the
+  // reason is on stderr.
+  assert.equal((await lines.next()).done, true);
+  assert.notEqual(await exited, 0);
+  assert.match(stderr, /^hcl2json: /m);
+});
