@@ -33,9 +33,10 @@ use crate::number::Number;
 use crate::text::{is_nfc, normalize_string};
 use crate::types::Type;
 
+pub(crate) use refine::safe_known_prefix_cut;
 pub use refine::{
-    refinements_enabled, safe_known_prefix, safe_known_prefix_cut, with_refinements, Refined,
-    Refinement, RefinementBuilder, ValueRange, MAX_LENGTH,
+    refinements_enabled, safe_known_prefix, with_refinements, Refined, Refinement,
+    RefinementBuilder, ValueRange, MAX_LENGTH,
 };
 pub(crate) use set::hash as set_hash;
 

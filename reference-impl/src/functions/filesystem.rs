@@ -146,8 +146,9 @@ fn string_arg(arg: &Value) -> (Option<String>, bool) {
 
 /// `file(path)`. Mirrors Terraform's `funcs.MakeFileFunc`.
 fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let (Some(path), marked) = string_arg(&args[0]) else {
-        return Ok(Value::unknown(Type::String).mark_if(args[0].is_marked()));
+    let (path, marked) = string_arg(&args[0]);
+    let Some(path) = path else {
+        return Ok(Value::unknown(Type::String).mark_if(marked));
     };
     let bytes = read_bytes(&path, marked, dir)?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -158,8 +159,9 @@ fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 
 /// `filebase64(path)`.
 fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let (Some(path), marked) = string_arg(&args[0]) else {
-        return Ok(Value::unknown(Type::String).mark_if(args[0].is_marked()));
+    let (path, marked) = string_arg(&args[0]);
+    let Some(path) = path else {
+        return Ok(Value::unknown(Type::String).mark_if(marked));
     };
     let encoded = base64_encode(&read_bytes(&path, marked, dir)?);
     Ok(Value::string(encoded).mark_if(marked))
@@ -170,8 +172,9 @@ fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 /// (whose errors name an argument that does not exist, so they are about
 /// the call).
 fn exists(args: &[Value], dir: &Path) -> Result<Value, CallError> {
-    let (Some(path), marked) = string_arg(&args[0]) else {
-        return Ok(Value::unknown(Type::Bool).mark_if(args[0].is_marked()));
+    let (path, marked) = string_arg(&args[0]);
+    let Some(path) = path else {
+        return Ok(Value::unknown(Type::Bool).mark_if(marked));
     };
     let (file, shown) = locate(&path, dir).map_err(CallError::general)?;
     let meta = match std::fs::metadata(&file) {

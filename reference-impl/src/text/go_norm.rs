@@ -200,6 +200,9 @@ fn is_hangul_syllable(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    //! The expected values are what Go's `golang.org/x/text/unicode/norm`
+    //! (Debian's copy) gives: `norm.NFC.String` and `norm.NFC.LastBoundary`.
+
     use super::{combines_backward, last_boundary, stream_safe, LAST_SCANNED};
 
     #[test]
@@ -212,7 +215,7 @@ mod tests {
                 format!("x{}\u{34F}{}", accents(30), accents(1)),
             ),
             // After a joiner the count starts again with the character
-            // that overflowed (as Go HCL and Terraform answer `str-125`).
+            // that overflowed (also `str-125`, from Go HCL and Terraform).
             (
                 format!("x{}", accents(62)),
                 format!(

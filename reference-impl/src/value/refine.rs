@@ -488,7 +488,7 @@ pub fn safe_known_prefix(prefix: &str) -> String {
 /// at its last boundary otherwise. Approximated: with no boundary at all
 /// (no starter in reach), Go scans grapheme clusters over the broken bytes
 /// too; here the last cluster of `valid` is dropped.
-pub fn safe_known_prefix_cut(valid: &str) -> String {
+pub(crate) fn safe_known_prefix_cut(valid: &str) -> String {
     let valid = crate::text::normalize_string(valid.to_string());
     match crate::text::nfc_last_boundary(&valid) {
         Some(at) => valid[..at].to_string(),
