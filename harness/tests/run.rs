@@ -788,3 +788,45 @@ expect.result = { type = "number", value = "18446744073709551617" }
     assert_eq!(outcome_of(&exact_loose, "n-1"), "pass");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The reference answers every case of the corpus as the corpus expects,
+/// at each level and in both HCL profiles: a judge that is wrong at one
+/// level (as the value level once was on sensitive values) fails here.
+#[test]
+fn the_reference_passes_the_whole_corpus_at_every_level() {
+    let corpus = corpus_dir();
+    for version in ["2.14", "2.24"] {
+        for level in ["parse", "value", "full"] {
+            let run = hclspec(&[
+                "run",
+                "--corpus",
+                corpus.to_str().unwrap(),
+                "--hcl-version",
+                version,
+                "--level",
+                level,
+                "--format",
+                "json",
+            ]);
+            let report = run.json();
+            let not_passed: Vec<String> = report["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["outcome"] != "pass")
+                .map(|c| format!("{} {}: {}", c["id"], c["outcome"], c["message"]))
+                .collect();
+            assert!(
+                report["cases"].as_array().unwrap().len() > 8000,
+                "the whole corpus runs"
+            );
+            assert!(
+                not_passed.is_empty() && run.code == Some(0),
+                "HCL {version} at the {level} level: {} cases did not pass (exit {:?}), first: {:?}",
+                not_passed.len(),
+                run.code,
+                &not_passed[..not_passed.len().min(5)]
+            );
+        }
+    }
+}

@@ -346,8 +346,14 @@ fn refinements_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), S
 
 /// The value level: the same values once list and tuple, map and object,
 /// and typed and untyped null are not told apart (numbers still exact).
+/// Like types, sensitive marks and the refinements of unknown values are
+/// judged at the full level only: here a marked value is its value.
 pub fn values_match_loosely(expected: &TypedValue, actual: &TypedValue) -> Result<(), String> {
-    match (expected.decode(), actual.decode()) {
+    let unmarked = |v: Value| v.unmark_deep().0;
+    match (
+        expected.decode().map(unmarked),
+        actual.decode().map(unmarked),
+    ) {
         (Ok(e), Ok(a)) => match catch_unwind(AssertUnwindSafe(|| loose_equals(&e, &a))) {
             Ok(true) => Ok(()),
             Ok(false) => Err(MSG_VALUES_DIFFER.to_string()),
@@ -669,6 +675,126 @@ mod tests {
             let v = compare_at(&Expect::Result(e), &Outcome::Result(a), level);
             assert_eq!(matches!(v, Verdict::Pass), pass, "row {i}: {v:?}");
         }
+    }
+
+    /// Each level over marked, refined and unknown values: the parse level
+    /// judges acceptance only, the value level the values (a mark, a
+    /// refinement and a type are not judged), the full level everything.
+    #[test]
+    fn each_level_judges_marks_refinements_and_unknowns() {
+        let marked = |ty: Json, value: &str, paths: Vec<Json>| {
+            let mut v = tv(ty, value, vec![]);
+            v.sensitive = paths;
+            v
+        };
+        let unknown = |ty: Json, paths: Vec<Json>| tv(ty, "null", paths);
+        let refined = |prefix: &str| {
+            let mut v = unknown(json!("string"), vec![json!([])]);
+            v.refinements =
+                vec![serde_json::from_value(json!({"path": [], "string_prefix": prefix})).unwrap()];
+            v
+        };
+        let marked_unknown = || {
+            let mut v = marked(json!("string"), "null", vec![json!([])]);
+            v.unknown = vec![json!([])];
+            v
+        };
+        let list = || json!(["list", "number"]);
+        let tuple = || json!(["tuple", ["number", "number"]]);
+        // (expected, actual, passes at parse, at value, at full)
+        let table = [
+            // The same marked value on both sides.
+            (
+                marked(json!("number"), "4", vec![json!([])]),
+                marked(json!("number"), "4", vec![json!([])]),
+                [true, true, true],
+            ),
+            // A mark the answer lacks: a value-level engine need not model marks.
+            (
+                marked(json!("number"), "4", vec![json!([])]),
+                tv(json!("number"), "4", vec![]),
+                [true, true, false],
+            ),
+            (
+                tv(json!("number"), "4", vec![]),
+                marked(json!("number"), "4", vec![json!([])]),
+                [true, true, false],
+            ),
+            // A marked value that is another value.
+            (
+                marked(json!("number"), "4", vec![json!([])]),
+                marked(json!("number"), "5", vec![json!([])]),
+                [true, false, false],
+            ),
+            // Marks inside a collection, at another element.
+            (
+                marked(list(), "[1, 2]", vec![json!([1])]),
+                marked(list(), "[1, 2]", vec![json!([0])]),
+                [true, true, false],
+            ),
+            (
+                marked(list(), "[1, 2]", vec![json!([1])]),
+                marked(tuple(), "[1, 3]", vec![json!([1])]),
+                [true, false, false],
+            ),
+            // A marked list against an unmarked tuple of the same elements.
+            (
+                marked(list(), "[1, 2]", vec![json!([])]),
+                tv(tuple(), "[1, 2]", vec![]),
+                [true, true, false],
+            ),
+            // Unknowns: of any type alike at the value level.
+            (
+                unknown(json!("string"), vec![json!([])]),
+                unknown(json!("number"), vec![json!([])]),
+                [true, true, false],
+            ),
+            (
+                unknown(json!("string"), vec![json!([])]),
+                tv(json!("string"), "\"a\"", vec![]),
+                [true, false, false],
+            ),
+            (
+                marked_unknown(),
+                unknown(json!("string"), vec![json!([])]),
+                [true, true, false],
+            ),
+            // Refinements are judged at the full level only.
+            (refined("a-"), refined("a-"), [true, true, true]),
+            (refined("a-"), refined("b-"), [true, true, false]),
+            (
+                refined("a-"),
+                unknown(json!("string"), vec![json!([])]),
+                [true, true, false],
+            ),
+        ];
+        for (i, (e, a, passes)) in table.into_iter().enumerate() {
+            for (level, pass) in [Level::Parse, Level::Value, Level::Full]
+                .into_iter()
+                .zip(passes)
+            {
+                let v = compare_at(
+                    &Expect::Result(e.clone()),
+                    &Outcome::Result(a.clone()),
+                    level,
+                );
+                assert_eq!(v.is_pass(), pass, "row {i} at {level}: {v:?}");
+            }
+        }
+        // At the parse level an error is judged by whether it is a parse error.
+        let value = marked(json!("number"), "4", vec![json!([])]);
+        assert!(!compare_at(
+            &Expect::Result(value.clone()),
+            &err(ErrorPhase::Parse, "x"),
+            Level::Parse
+        )
+        .is_pass());
+        assert!(compare_at(
+            &Expect::Result(value),
+            &err(ErrorPhase::Eval, "x"),
+            Level::Parse
+        )
+        .is_pass());
     }
 
     #[test]

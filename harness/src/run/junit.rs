@@ -23,7 +23,7 @@ pub fn to_xml(report: &Report) -> Result<String, String> {
             s.add_property(Property::new("hcl_version", report.hcl_version.as_str()));
             s
         });
-        let description = r.diff.clone().unwrap_or_else(|| r.message.clone());
+        let description = r.answers_shown();
         let status = match r.outcome {
             Status::Pass | Status::PassF64 | Status::UnexpectedPass => TestCaseStatus::success(),
             Status::Unsupported | Status::NotRun => {

@@ -215,6 +215,44 @@ pub struct CaseReport {
     pub skip: Option<SkipReport>,
 }
 
+impl CaseReport {
+    /// What a reader of a wrong answer is shown: the diff of the two
+    /// answers, or both answers in full when the diff has nothing to show
+    /// (there is no diff, or the two are written alike and differ only in
+    /// what their JSON does not show).
+    pub fn answers_shown(&self) -> String {
+        match self.diff.as_deref() {
+            Some(diff)
+                if diff.lines().any(|l| {
+                    l.starts_with(['-', '+']) && !l.starts_with("---") && !l.starts_with("+++")
+                }) =>
+            {
+                diff.to_string()
+            }
+            _ => {
+                let actual = self
+                    .actual
+                    .as_ref()
+                    .map(hclspec_corpus::format::compact)
+                    .unwrap_or_else(|| MSG_SHOWN_NO_ANSWER.to_string());
+                let mut out = format!(
+                    "expected: {}\nactual: {actual}",
+                    hclspec_corpus::format::compact(&self.expected)
+                );
+                if self.diff.is_some() {
+                    out.push_str("\n");
+                    out.push_str(MSG_WRITTEN_ALIKE);
+                }
+                out
+            }
+        }
+    }
+}
+
+const MSG_SHOWN_NO_ANSWER: &str = "(no answer)";
+const MSG_WRITTEN_ALIKE: &str =
+    "(the two answers are written alike: they differ in what their JSON does not show)";
+
 #[derive(Clone, Debug, Serialize)]
 pub struct SkipReport {
     pub pattern: String,

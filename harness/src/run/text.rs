@@ -169,16 +169,8 @@ fn case_details(out: &mut String, r: &CaseReport) {
             }
         }
     }
-    match &r.diff {
-        Some(diff) => {
-            for line in diff.lines() {
-                let _ = writeln!(out, "  {}", visible(line));
-            }
-        }
-        None => {
-            let expected = hclspec_corpus::format::compact(&r.expected);
-            let _ = writeln!(out, "  expected: {}", visible(&expected));
-        }
+    for line in r.answers_shown().lines() {
+        let _ = writeln!(out, "  {}", visible(line));
     }
     if !r.stderr.is_empty() {
         let _ = writeln!(out, "  stderr:");
