@@ -96,6 +96,11 @@ enum Command {
         corpus: cli::CorpusArgs,
         #[command(flatten)]
         details: cli::DetailArgs,
+        /// Ask each oracle N times and report (and fail on) every
+        /// expectation whose answer is not the same each time: a case must
+        /// have one right answer.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+        repeat: u32,
     },
     /// Ask the oracles for the cases of FILEs that have no expectation
     /// and write the answers into the files.
@@ -190,7 +195,8 @@ fn main() -> ExitCode {
             oracle,
             corpus,
             details,
-        } => cli::verify(&oracle, &corpus, &details),
+            repeat,
+        } => cli::verify(&oracle, &corpus, &details, repeat as usize),
         Command::Record {
             oracle,
             corpus,

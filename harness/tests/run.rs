@@ -830,3 +830,63 @@ fn the_reference_passes_the_whole_corpus_at_every_level() {
         }
     }
 }
+
+/// `verify --repeat` asks an oracle several times and fails on an
+/// expectation whose answer changed, naming it.
+#[test]
+fn verify_repeat_finds_answers_that_change() {
+    let dir = temp_dir("repeat");
+    let root = dir.join("spec-tests");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("demo.toml"),
+        r#"area = "demo"
+
+[[cases]]
+id = "r-1"
+source = "1 + 1"
+expect.result = { type = "number", value = "2" }
+
+[[cases]]
+id = "r-2"
+source = "1 +"
+expect.error = { phase = "parse", summary = "Missing expression" }
+"#,
+    )
+    .unwrap();
+    let oracle = format!("go-hcl={}", engine("flaky.py"));
+    let verify = |repeat: &str| {
+        hclspec(&[
+            "verify",
+            "--corpus",
+            root.to_str().unwrap(),
+            "--oracle",
+            &oracle,
+            "--repeat",
+            repeat,
+        ])
+    };
+    let once = verify("1");
+    assert_eq!(once.code, Some(0), "{}{}", once.stdout, once.stderr);
+    assert!(
+        once.stdout.contains("2 agree, 0 disagree"),
+        "{}",
+        once.stdout
+    );
+    let twice = verify("2");
+    assert_eq!(twice.code, Some(1), "{}{}", twice.stdout, twice.stderr);
+    assert!(
+        twice.stdout.contains("UNSTABLE demo::r-2 @2.14"),
+        "{}",
+        twice.stdout
+    );
+    assert!(!twice.stdout.contains("r-1"), "{}", twice.stdout);
+    assert!(
+        twice
+            .stdout
+            .contains("2 times for 2 expectations: 1 answers changed"),
+        "{}",
+        twice.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -79,8 +79,16 @@ impl DetailTally {
     /// Compares the reference's answer to `request` with the oracle's, when
     /// both are errors. The Terraform oracle passes on the diagnostic
     /// Terraform printed, and a few (a plan that could not be read) carry
-    /// no detail; those are not compared.
-    pub fn compare(&mut self, name: &str, request: &Request, oracle_outcome: &Outcome) {
+    /// no detail; those are not compared. `again` holds the oracle's later
+    /// answers to the same request (`verify --repeat`): a detail that Go's
+    /// map order varies is equal when it equals any detail the oracle gave.
+    pub fn compare(
+        &mut self,
+        name: &str,
+        request: &Request,
+        oracle_outcome: &Outcome,
+        again: &[Outcome],
+    ) {
         let Outcome::Error(theirs) = oracle_outcome else {
             return;
         };
@@ -92,7 +100,10 @@ impl DetailTally {
             return;
         };
         self.compared += 1;
-        if ours.detail == without_stack_trace(&theirs.detail) {
+        let equal = std::iter::once(oracle_outcome).chain(again).any(
+            |o| matches!(o, Outcome::Error(e) if ours.detail == without_stack_trace(&e.detail)),
+        );
+        if equal {
             self.equal += 1;
             return;
         }

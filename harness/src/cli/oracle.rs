@@ -11,7 +11,7 @@ use clap::Args;
 
 use hclspec::engine::{Child, Engine};
 use hclspec::locate;
-use hclspec::record::{record_file, RecordOptions};
+use hclspec::record::{expectation_from, record_file, same_expectation, RecordOptions};
 use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
 use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
 use hclspec_protocol::{Expect, Outcome, Request, Version};
@@ -170,6 +170,7 @@ pub fn verify(
     oracle_args: &OracleArgs,
     args: &CorpusArgs,
     detail_args: &DetailArgs,
+    repeat: usize,
 ) -> Result<ExitCode> {
     let corpus = args.load()?;
     let selected = args.selected(&corpus)?;
@@ -212,13 +213,28 @@ pub fn verify(
         let mut child = oracle_args.spawn(&command)?;
         let requests: Vec<Request> = todo.iter().map(|(_, c, v, ..)| c.request(*v)).collect();
         let answers = ask_all(&mut child, &requests);
+        let mut stability = Stability::default();
+        // Each request's later answers, for the error details: where Go's
+        // map order makes a detail vary, each detail seen is a right one.
+        let mut later: Vec<Vec<Outcome>> = vec![Vec::new(); requests.len()];
+        for _ in 1..repeat {
+            let again = ask_all(&mut child, &requests);
+            for (i, again) in again.into_iter().enumerate() {
+                let (file, case, version, ..) = todo[i];
+                let name = format!("{}::{} @{version}", file.name, case.id);
+                stability.compare(&name, &answers[i], &again);
+                if let Ok(outcome) = again {
+                    later[i].push(outcome);
+                }
+            }
+        }
         let mut details = DetailTally::new(oracle);
-        for (((file, case, version, expect, mode), request), answer) in
-            todo.iter().zip(&requests).zip(answers)
+        for ((((file, case, version, expect, mode), request), answer), later) in
+            todo.iter().zip(&requests).zip(answers).zip(&later)
         {
             if let (Ok(outcome), None) = (&answer, mode) {
                 let name = format!("{}::{} @{version}", file.display, case.id);
-                details.compare(&name, request, outcome);
+                details.compare(&name, request, outcome, later);
             }
             let problem = match (&answer, mode) {
                 (Err(e), _) => Some(format!("{e}\n")),
@@ -284,6 +300,9 @@ pub fn verify(
             summary.push_str(&format!(" (restarted {} times)", child.restarts()));
         }
         println!("{summary}");
+        if repeat > 1 {
+            failed |= !stability.report(oracle, repeat, requests.len());
+        }
         failed |= tally.disagree > 0;
         failed |= !details.report(detail_args.show_details, floors.get(&oracle).copied());
     }
@@ -292,6 +311,77 @@ pub fn verify(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// How an oracle's answers to the same requests changed from one round of
+/// `verify --repeat` to the next.
+#[derive(Default)]
+struct Stability {
+    /// Cases (`file::id @version`) whose recordable answer changed, with the
+    /// first answer and a different one.
+    unstable: BTreeMap<String, (String, String)>,
+    /// Cases whose answer stayed but whose error detail changed.
+    detail_changed: BTreeMap<String, (String, String)>,
+}
+
+impl Stability {
+    fn compare(
+        &mut self,
+        name: &str,
+        first: &Result<Outcome, String>,
+        again: &Result<Outcome, String>,
+    ) {
+        let recordable = |a: &Result<Outcome, String>| match a {
+            Ok(outcome) => expectation_from(outcome.clone()),
+            Err(e) => Err(e.clone()),
+        };
+        let shown = |a: &Result<Expect, String>| match a {
+            Ok(e) => e.to_json().to_string(),
+            Err(e) => e.clone(),
+        };
+        let (x, y) = (recordable(first), recordable(again));
+        let same = match (&x, &y) {
+            (Ok(x), Ok(y)) => same_expectation(x, y),
+            (Err(x), Err(y)) => x == y,
+            _ => false,
+        };
+        if !same {
+            self.unstable
+                .entry(name.to_string())
+                .or_insert_with(|| (shown(&x), shown(&y)));
+            return;
+        }
+        if let (Ok(Outcome::Error(x)), Ok(Outcome::Error(y))) = (first, again) {
+            if x.detail != y.detail {
+                self.detail_changed
+                    .entry(name.to_string())
+                    .or_insert_with(|| (x.detail.clone(), y.detail.clone()));
+            }
+        }
+    }
+
+    /// Prints what changed; whether every recordable answer stayed.
+    fn report(&self, oracle: Oracle, repeat: usize, asked: usize) -> bool {
+        for (name, (first, other)) in &self.unstable {
+            println!(
+                "UNSTABLE {name} ({}): the oracle answered\n  {first}\nand then\n  {other}\n",
+                oracle.as_str()
+            );
+        }
+        for (name, (first, other)) in &self.detail_changed {
+            println!(
+                "detail changes {name} ({}): {first:?}, then {other:?}",
+                oracle.as_str()
+            );
+        }
+        println!(
+            "asked {} {repeat} times for {asked} expectations: {} answers changed, {} more error details changed",
+            oracle.as_str(),
+            self.unstable.len(),
+            self.detail_changed.len()
+        );
+        self.unstable.is_empty()
+    }
 }
 
 /// Fills in expectations from the oracles.
