@@ -18,6 +18,7 @@ Numbers never pass through a float: requests are read with exact decimals,
 and a library value that is a Python float is answered ``unsupported``.
 """
 
+import functools
 import json
 import re
 import sys
@@ -134,20 +135,24 @@ def parse_error(message):
     return {"error": {"phase": "parse", "summary": lines[0][:200], "detail": message[:2000]}}
 
 
-def parse_answer(request, parse_body):
+def parse_answer(request, parse_body, parse_expression=None):
     """The parse-level answer: ``parse_body(text)`` raises ``Rejected`` for a
-    body the library does not accept."""
+    body the library does not accept. Expressions are wrapped into bodies,
+    unless the library parses them itself: then ``parse_expression(text)``
+    does, raising ``Rejected`` likewise."""
     check_dialect(request)
+    if parse_expression is None:
+        parse_expression = functools.partial(parse_wrapped_expression, parse_body=parse_body)
     kind = request["kind"]
     if kind == "expression":
-        parse_expression(request["source"], parse_body)
+        parse_expression(request["source"])
     elif kind == "template":
         parse_body(template_body(request["source"]))
     elif kind == "body":
         parse_body(request["source"])
     elif kind == "convert":
-        parse_expression(request["source"], parse_body)
-        parse_expression(request["type"], parse_body)
+        parse_expression(request["source"])
+        parse_expression(request["type"])
         raise Unsupported(UNSUPPORTED_TYPE_CONSTRAINT)
     else:
         raise Unsupported(UNSUPPORTED_KIND)
@@ -176,7 +181,7 @@ def check_dialect(request):
         raise Unsupported(UNSUPPORTED_DIALECT)
 
 
-def parse_expression(source, parse_body):
+def parse_wrapped_expression(source, parse_body):
     for body in expression_bodies(source):
         parse_body(body)
 
