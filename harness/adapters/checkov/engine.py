@@ -16,6 +16,9 @@ does, on a module of one file:
       value = <the expression, each scope variable NAME as var.NAME>
     }
 
+(A scope variable ``var`` that is an object stands for Terraform's ``var``:
+each of its attributes is a variable, and ``var.NAME`` stays as it is.)
+
 ``TerraformGraphManager.build_graph_from_source_directory`` parses it
 (Checkov's ``load_or_die_quietly``, ``clean_parser_types``,
 ``serialize_definitions``) and renders the variables into the graph;
@@ -46,6 +49,7 @@ import argparse
 import logging
 import math
 import os
+import re
 import resource
 import shutil
 import signal
@@ -65,6 +69,7 @@ from tforacle.rewriter import Rewriter, locate  # noqa: E402
 
 UNSUPPORTED_KIND = "conversions and bodies (Checkov applies no type constraints and decodes no hcldec spec)"
 UNSUPPORTED_UNKNOWN = "an unknown scope value (Checkov has no unknown values)"
+UNSUPPORTED_COLLISION = "a scope variable {!r} that is also an attribute of the scope's var"
 UNSUPPORTED_INFINITE = "an infinite scope number (no HCL literal writes it)"
 UNSUPPORTED_UNRESOLVED = "Checkov leaves the value unresolved (its value checks answer UNKNOWN for it)"
 UNSUPPORTED_NAN = "Checkov's value is a float NaN, which no typed value holds"
@@ -182,10 +187,25 @@ class Engine:
         else:
             as_expression = heredoc(source)
             parse_body(f"a = {as_expression}")
-        rewritten = self.rewriter.rewrite("expression", as_expression, {}, "var.")
         scope = request.get("scope") or {}
-        defaults = {name: scope_literal(scope[name]) for name in rewritten["references"] if name in scope}
-        text = module_text(attribute_expression(rewritten["expression"]), defaults)
+        variables = var_attributes(scope.get("var"))
+        rename = {} if variables is None else {"var": "var"}
+        rewritten = self.rewriter.rewrite("expression", as_expression, rename, "var.")
+        expression = rewritten["expression"]
+        defaults = {}
+        for name in rewritten["references"]:
+            if name == "var" and variables is not None:
+                for attribute, typed in variables.items():
+                    if typed.get("unknown") and not mentions_variable(expression, attribute):
+                        continue
+                    if attribute in scope:
+                        raise Unsupported(UNSUPPORTED_COLLISION.format(attribute))
+                    defaults[attribute] = scope_literal(typed)
+            elif name in scope:
+                if name in defaults:
+                    raise Unsupported(UNSUPPORTED_COLLISION.format(name))
+                defaults[name] = scope_literal(scope[name])
+        text = module_text(attribute_expression(expression), defaults)
         return self.isolated(lambda: self.evaluate_module(text))
 
     def evaluate_module(self, text):
@@ -293,6 +313,29 @@ def resource_conf(definitions):
 
 
 # --- Scope values as HCL literals ------------------------------------------
+
+
+def var_attributes(typed):
+    """A scope variable ``var`` that is a known object or map, as the typed
+    values of its attributes (each becomes a Terraform variable, so
+    ``var.NAME`` reads as in a configuration); else None."""
+    if typed is None or [] in typed.get("unknown", []):
+        return None
+    ty, value = typed["type"], typed["value"]
+    if ty == "dynamic" and value is not None:
+        ty, value = value["type"], value["value"]
+    if not isinstance(ty, list) or ty[0] not in ("object", "map") or value is None:
+        return None
+    attributes = {}
+    for name, element in value.items():
+        unknown = [path[1:] for path in typed.get("unknown", []) if path[:1] == [name]]
+        element_type = ty[1][name] if ty[0] == "object" else ty[1]
+        attributes[name] = {"type": element_type, "value": element, "unknown": unknown}
+    return attributes
+
+
+def mentions_variable(expression, name):
+    return re.search(rf"\bvar\s*(\.\s*{re.escape(name)}\b|\[\s*\"{re.escape(name)}\")", expression) is not None
 
 
 def scope_literal(typed):

@@ -48,6 +48,13 @@ class CheckovTest(ParseLevelTests, EngineTestCase):
         self.assertEqual(self.value("o.a", scope=scope), {"result": {"type": "string", "value": "hi"}})
         self.assertEqual(self.value("x[1]", scope=scope), {"result": {"type": "number", "value": 1}})
 
+    def test_the_attributes_of_a_scope_var_are_terraform_variables(self):
+        scope = {"var": {"type": ["object", {"list": ["list", "number"], "name": "string"}], "value": {"list": [3, 1, 2], "name": "n"}}}
+        self.assertEqual(self.value('var.list[1]', scope=scope), {"result": {"type": "number", "value": 1}})
+        self.assertEqual(self.value('var.name', scope=scope), {"result": {"type": "string", "value": "n"}})
+        # Checkov substitutes a string variable into a call without quotes.
+        self.assertEqual(self.value('upper(var.name)', scope=scope), {"result": {"type": "string", "value": "upper(n)"}})
+
     def test_a_scope_string_is_written_with_escapes(self):
         # The default is "a\"b": Checkov's parser keeps the escape, its
         # evaluator reads the text as Python.
