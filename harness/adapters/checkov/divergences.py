@@ -1,6 +1,6 @@
 """Writes docs/checkov-divergences.md from a value-level run report.
 
-    harness/adapters/checkov/.venv/bin/python harness/adapters/checkov/engine.py  # the engine
+    harness/adapters/checkov/setup.sh
     hclspec run --level value --timeout 20 --format json \\
         --engine "harness/adapters/checkov/.venv/bin/python harness/adapters/checkov/engine.py" > checkov.json
     harness/adapters/checkov/.venv/bin/python harness/adapters/checkov/divergences.py checkov.json \\
@@ -417,8 +417,10 @@ RULES = [
     (
         "comparison-null",
         "Comparisons and logical operators give null",
-        "`==`, `!=`, `<`, `>`, `<=`, `>=`, `&&` and `||` come back as null: `evaluate_compare` splits the "
-        "text at the first operator with a regular expression and the value is lost on the way.",
+        "`==`, `!=`, `<`, `>`, `<=`, `>=`, `&&` and `||` come back as null. `evaluate_terraform` gets "
+        "`${1 < 2}`, strips the interpolation, and `evaluate_compare` computes `True`; but the function "
+        "returns `second_evaluated_value`, which it sets only when the value is still a string, so it "
+        "returns None (`evaluate_terraform(\"1 < 2\")` without the `${}` is `True`).",
         comparison_null,
     ),
     (
@@ -437,8 +439,9 @@ RULES = [
     (
         "missing-function",
         "Functions Checkov does not have",
-        "Checkov implements {implemented} of Terraform's functions; a call of any other comes back as "
-        "the call's text, which its checks take for a string. The functions, by cases: {functions}.",
+        "Checkov's function table (`SAFE_EVAL_DICT`) has {implemented} entries (`parseint` is spelt "
+        "`parsint` there); a call of any other function comes back as the call's text, which its checks "
+        "take for a string. The functions, by cases: {functions}.",
         lambda c: bool(c.missing_functions()),
     ),
     (
@@ -501,10 +504,11 @@ RULES = [
     (
         "implemented-function",
         "Functions Checkov implements differently",
-        "Checkov's own Python versions of Terraform functions give other results (`jsonencode` returns "
-        "its argument, `trimprefix` strips a set of characters, `regexall` returns the first match, "
-        "`indent` returns its input, a Python exception gives the call's text). By the first function "
-        "called: {functions}.",
+        "Checkov's own Python versions of Terraform functions give other results: `jsonencode` returns "
+        "its argument, `trimprefix` and `trimsuffix` strip a set of characters (`lstrip`, `rstrip`), `regex` and "
+        "`regexall` are Python's `re` (no `\\p{{...}}`, other syntax) and `regexall` with groups gives "
+        "the first match's, `indent` returns its input, and a Python exception gives the call's text. "
+        "By the first function called: {functions}.",
         implemented_function,
     ),
     (

@@ -79,6 +79,7 @@ UNSUPPORTED_PYTHON_TYPE = "Checkov's value is of Python type {}, which no typed 
 MSG_NO_ATTRIBUTE = "the resource or its attribute is missing from Checkov's configuration"
 MSG_DEADLINE = "Checkov did not finish within {} s of CPU time; its evaluation was stopped"
 
+HASH_SEED = "0"
 RESOURCE_TYPE = "hclspec_case"
 RESOURCE_NAME = "this"
 ATTRIBUTE = "value"
@@ -86,6 +87,7 @@ MODULE_FILE = "main.tf"
 
 
 def main():
+    fix_hash_seed()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--log-level",
@@ -115,6 +117,16 @@ def main():
         serve(engine.answer, stdout=protocol_out)
     finally:
         engine.close()
+
+
+def fix_hash_seed():
+    """Runs the engine again with Python's string hashing fixed, unless it
+    is. Python randomizes it per process, and with it the order in which a
+    set of strings iterates, which is the order of Checkov's ``toset``:
+    ``toset(["b", "a"])`` comes out in either order from one Checkov run to
+    the next. A fixed seed makes every run of the engine answer the same."""
+    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": HASH_SEED})
 
 
 def divert_stdout():

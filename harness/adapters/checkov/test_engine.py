@@ -1,7 +1,9 @@
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python-common"))
@@ -99,6 +101,89 @@ class CheckovTest(ParseLevelTests, EngineTestCase):
         # ...but the engine restores the table after every request.
         self.value('"hclspec_probe = 5"')
         self.assertValue('"[hclspec_probe]"', {"type": "string", "value": "[hclspec_probe]"})
+
+
+# A custom check for `checkov --external-checks-dir`: it records each
+# hclspec_case resource's `value` as BaseResourceValueCheck reads it.
+RECORDING_CHECK = """
+import json, os
+from checkov.common.models.enums import CheckCategories, CheckResult
+from checkov.terraform.checks.resource.base_resource_check import BaseResourceCheck
+
+class RecordValue(BaseResourceCheck):
+    def __init__(self):
+        super().__init__(name="records value", id="CKV_HCLSPEC_1", categories=[CheckCategories.GENERAL_SECURITY],
+                         supported_resources=["hclspec_case"])
+
+    def scan_resource_conf(self, conf):
+        value = conf.get("value")
+        if isinstance(value, list) and len(value) == 1:
+            value = value[0]
+        with open(os.environ["HCLSPEC_RECORD"], "a") as f:
+            f.write(json.dumps([conf["__address__"], value]) + "\\n")
+        return CheckResult.PASSED
+
+check = RecordValue()
+"""
+
+
+class CommandLineTest(unittest.TestCase):
+    """The engine's answer is the value a check gets in a real `checkov -d` run."""
+
+    SOURCES = ['keys({b = 1, a = 2})', "1 == 1", 'trimprefix("abcab", "ab")', "[for i in x : i * 2]", "1 + true", "x[2]", '"5"', '["b", 1, "a"]']
+
+    def test_a_checkov_run_gives_a_check_the_engine_s_values(self):
+        checkov = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".venv", "bin", "checkov")
+        with tempfile.TemporaryDirectory() as tmp:
+            module, checks, record = (os.path.join(tmp, name) for name in ("module", "checks", "record.jsonl"))
+            os.mkdir(module)
+            os.mkdir(checks)
+            with open(os.path.join(checks, "__init__.py"), "w"):
+                pass
+            with open(os.path.join(checks, "record_value.py"), "w") as f:
+                f.write(RECORDING_CHECK)
+            with open(os.path.join(module, "main.tf"), "w") as f:
+                f.write('variable "x" {\n  default = [3, 1, 2]\n}\n')
+                for i, source in enumerate(self.SOURCES):
+                    expression = re.sub(r"\bx\b", "var.x", source)
+                    f.write(f'resource "hclspec_case" "c{i}" {{\n  value = {expression}\n}}\n')
+            run = subprocess.run(
+                [checkov, "-d", module, "--external-checks-dir", checks, "-c", "CKV_HCLSPEC_1", "--skip-download",
+                 "--framework", "terraform", "--quiet", "--compact"],
+                env={**os.environ, "HCLSPEC_RECORD": record}, capture_output=True, text=True, timeout=300,
+            )
+            self.assertTrue(os.path.exists(record), run.stdout[-3000:] + run.stderr[-3000:])
+            with open(record) as f:
+                recorded = dict(json.loads(line) for line in f)
+        self.assertEqual(len(recorded), len(self.SOURCES), recorded)
+        requests = [
+            {"id": str(i), "kind": "expression", "source": source, "level": "value", "scope": {"x": NUMBERS}}
+            for i, source in enumerate(self.SOURCES)
+        ]
+        engine = subprocess.run(
+            venv_command(__file__), input="".join(json.dumps(r) + "\n" for r in requests),
+            capture_output=True, text=True, timeout=120,
+        )
+        for line in engine.stdout.splitlines():
+            answer = json.loads(line)
+            source = self.SOURCES[int(answer["id"])]
+            self.assertEqual(answer["result"]["value"], recorded[f"hclspec_case.c{answer['id']}"], source)
+
+
+class RepeatabilityTest(unittest.TestCase):
+    def test_a_set_of_strings_comes_out_in_the_same_order_every_run(self):
+        # Python orders a set of strings by their hashes, which it randomizes
+        # per process unless PYTHONHASHSEED is set; the engine sets it.
+        request = {"id": "s", "kind": "expression", "source": 'toset(["a", "b", "c", "d", "e", "f"])', "level": "value"}
+        orders = set()
+        for _ in range(2):
+            run = subprocess.run(
+                venv_command(__file__), input=json.dumps(request) + "\n",
+                capture_output=True, text=True, timeout=120,
+                env={k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"},
+            )
+            orders.add(tuple(json.loads(run.stdout)["result"]["value"]))
+        self.assertEqual(len(orders), 1, orders)
 
 
 class OutputTest(unittest.TestCase):
