@@ -237,18 +237,19 @@ def template_body(source):
     return f"{WRAP_ATTRIBUTE} = <<{marker}\n{source}\n{marker}\n"
 
 
-def typed_value(value):
+def typed_value(value, float_number=None):
     """The typed value (protocol JSON) of a plain Python value.
 
     Lists become tuples and dicts objects, as the value level compares them;
     ``None`` is a null of type ``dynamic``. Ints are exact; a float raises
-    ``Unsupported``.
+    ``Unsupported``, unless ``float_number`` is given: then it is the float's
+    protocol number (for a library whose own values are floats).
     """
-    ty, encoded = encode(value)
+    ty, encoded = encode(value, float_number)
     return {"type": ty, "value": encoded}
 
 
-def encode(value):
+def encode(value, float_number=None):
     if value is None:
         return "dynamic", None
     if isinstance(value, bool):
@@ -256,14 +257,16 @@ def encode(value):
     if isinstance(value, int):
         return "number", value
     if isinstance(value, float):
-        raise Unsupported(UNSUPPORTED_FLOAT)
+        if float_number is None:
+            raise Unsupported(UNSUPPORTED_FLOAT)
+        return "number", float_number(value)
     if isinstance(value, str):
         return "string", value
     if isinstance(value, list):
-        pairs = [encode(v) for v in value]
+        pairs = [encode(v, float_number) for v in value]
         return ["tuple", [t for t, _ in pairs]], [v for _, v in pairs]
     if isinstance(value, dict):
-        pairs = {k: encode(v) for k, v in value.items()}
+        pairs = {k: encode(v, float_number) for k, v in value.items()}
         return ["object", {k: t for k, (t, _) in pairs.items()}], {
             k: v for k, (_, v) in pairs.items()
         }
