@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use hclspec_corpus::Oracle;
+use hclspec_protocol::TerraformVersion;
 
 /// Names the corpus directory.
 pub const CORPUS_ENV: &str = "HCLSPEC_CORPUS";
@@ -24,9 +25,16 @@ pub const GO_ORACLE_PATH: &str = "harness/oracles/go-hcl/bin/go-hcl-oracle";
 pub fn oracle_env(oracle: Oracle) -> &'static str {
     match oracle {
         Oracle::GoHcl => GO_ORACLE_ENV,
-        Oracle::Terraform => "HCLSPEC_TERRAFORM_ORACLE",
+        Oracle::Terraform(_) => "HCLSPEC_TERRAFORM_ORACLE",
         Oracle::Terraform011 => "HCLSPEC_TERRAFORM_0_11_ORACLE",
     }
+}
+
+/// Where `scripts/setup` installs an older Terraform release's virtualenv,
+/// relative to the repository root; the Terraform oracle runs it when
+/// started with `--terraform-version`.
+pub fn terraform_release_dir(version: TerraformVersion) -> String {
+    format!("harness/oracles/terraform/versions/{version}/.venv")
 }
 
 /// Where `scripts/setup` puts an oracle's launcher, relative to the
@@ -34,7 +42,7 @@ pub fn oracle_env(oracle: Oracle) -> &'static str {
 pub fn oracle_path(oracle: Oracle) -> &'static str {
     match oracle {
         Oracle::GoHcl => GO_ORACLE_PATH,
-        Oracle::Terraform => "harness/oracles/terraform/bin/terraform-oracle",
+        Oracle::Terraform(_) => "harness/oracles/terraform/bin/terraform-oracle",
         Oracle::Terraform011 => "harness/oracles/terraform-0.11/bin/terraform-0.11-oracle",
     }
 }
@@ -93,6 +101,17 @@ pub fn built_repo_root() -> PathBuf {
 /// else its launcher in the repository around `corpus_dir`, else in the
 /// repository this program was built from.
 pub fn oracle_command(oracle: Oracle, corpus_dir: Option<&Path>) -> Result<Vec<String>, String> {
+    // An older Terraform release is the Terraform oracle told which.
+    let release = match oracle {
+        Oracle::Terraform(t) if t != TerraformVersion::LATEST => Some(t),
+        _ => None,
+    };
+    let with_release = |mut words: Vec<String>| {
+        if let Some(t) = release {
+            words.extend(["--terraform-version".to_string(), t.as_str().to_string()]);
+        }
+        words
+    };
     let env = oracle_env(oracle);
     if let Some(cmd) = std::env::var_os(env) {
         let cmd = cmd.to_string_lossy();
@@ -100,7 +119,7 @@ pub fn oracle_command(oracle: Oracle, corpus_dir: Option<&Path>) -> Result<Vec<S
         if words.is_empty() {
             return Err(format!("${env} is empty"));
         }
-        return Ok(words);
+        return Ok(with_release(words));
     }
     let rel = oracle_path(oracle);
     let next_to_corpus = corpus_dir
@@ -111,8 +130,16 @@ pub fn oracle_command(oracle: Oracle, corpus_dir: Option<&Path>) -> Result<Vec<S
         .chain(std::iter::once(built_repo_root().join(rel)));
     let mut tried = Vec::new();
     for path in candidates {
-        if path.is_file() {
-            return Ok(vec![path.to_string_lossy().into_owned()]);
+        let installed = match release {
+            // The launcher is three levels below the repository root.
+            Some(t) => path
+                .ancestors()
+                .nth(5)
+                .is_some_and(|root| root.join(terraform_release_dir(t)).is_dir()),
+            None => true,
+        };
+        if path.is_file() && installed {
+            return Ok(with_release(vec![path.to_string_lossy().into_owned()]));
         }
         tried.push(path.display().to_string());
     }

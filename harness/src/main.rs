@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hclspec_protocol::Version;
+use hclspec_protocol::{TerraformVersion, Version};
 
 mod cli;
 
@@ -38,8 +38,12 @@ enum Command {
     /// reference implementation.
     Serve {
         /// The HCL version for requests that name none.
-        #[arg(long, default_value = "2.24", value_parser = parse_version)]
+        #[arg(long, default_value = "2.24", value_parser = cli::parse_hcl_version)]
         hcl_version: Version,
+        /// The Terraform release for requests that name no version (`1.6`
+        /// to `1.15`; implies `--hcl-version 2.24`).
+        #[arg(long, value_name = "RELEASE", value_parser = cli::parse_terraform_version)]
+        terraform_version: Option<TerraformVersion>,
         /// Seconds one request may take; a request still running then is
         /// answered `crash` and the next one goes to a fresh thread
         /// (default: no limit).
@@ -61,8 +65,12 @@ enum Command {
     },
     /// Print every case that applies to a version as one JSON line.
     Export {
-        #[arg(long, value_parser = parse_version)]
+        #[arg(long, value_parser = cli::parse_hcl_version)]
         hcl_version: Version,
+        /// Export the expectations of this Terraform release (`1.6` to
+        /// `1.15`) instead of the `2.24` ones.
+        #[arg(long, value_name = "RELEASE", value_parser = cli::parse_terraform_version)]
+        terraform_version: Option<TerraformVersion>,
         #[command(flatten)]
         corpus: cli::CorpusArgs,
         /// The `base_dir` to write into the requests (default: where the
@@ -135,10 +143,6 @@ enum Command {
     },
 }
 
-fn parse_version(s: &str) -> Result<Version, String> {
-    s.parse()
-}
-
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     match s.parse::<f64>() {
         Ok(secs) if secs.is_finite() && secs > 0.0 => Ok(std::time::Duration::from_secs_f64(secs)),
@@ -154,13 +158,14 @@ fn main() -> ExitCode {
         Command::Report(r) => cli::report(&r),
         Command::Serve {
             hcl_version,
+            terraform_version,
             timeout,
             max_line_bytes,
             max_steps,
             max_bytes,
         } => {
             let options = hclspec::serve::ServeOptions {
-                default_version: hcl_version,
+                default_version: terraform_version.map_or(hcl_version, Version::Terraform),
                 max_line_bytes,
                 timeout,
                 budget: hclspec_reference::eval::budget::Budget {
@@ -174,9 +179,14 @@ fn main() -> ExitCode {
         }
         Command::Export {
             hcl_version,
+            terraform_version,
             corpus,
             base_dir,
-        } => cli::export(&corpus, hcl_version, base_dir.as_deref()),
+        } => cli::export(
+            &corpus,
+            terraform_version.map_or(hcl_version, Version::Terraform),
+            base_dir.as_deref(),
+        ),
         Command::Functions => {
             for name in hclspec_reference::functions::names() {
                 println!("{name}");

@@ -9,17 +9,25 @@
 //! profiles until `hclspec verify` checks it. Nor is an oracle that the
 //! case's `verify` says judges it only in part (its wrapper changes the
 //! answer), whose answer would be the wrapper's.
+//!
+//! The older Terraform releases (1.6 to 1.14) are asked too, each by its
+//! own oracle: a release whose answer differs from Terraform 1.15's goes
+//! into the case's `terraform` table, runs of consecutive releases with
+//! the same answer under one key (`"1.6-1.11"`); a release that answers as
+//! 1.15 does is not written. `record --force --oracle terraform-1.9 FILE`
+//! asks one release again about every case and keeps the rest.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
-use hclspec_corpus::case::{is_toml, CaseFile, Expectations};
+use hclspec_corpus::case::{is_toml, terraform_key, CaseFile, Expectations};
 use hclspec_corpus::format::case_file_text;
 use hclspec_corpus::toml_file;
 use hclspec_corpus::Oracle;
 use hclspec_protocol::compare::values_match;
-use hclspec_protocol::{ErrorPhase, Outcome, Request, Version};
+use hclspec_protocol::{ErrorPhase, Outcome, Request, TerraformVersion, Version};
 use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
 
 #[derive(Clone, Debug, Default)]
@@ -104,16 +112,24 @@ pub fn record_text(
         }
         let requests: Vec<Request> = mine.iter().map(|&i| questions[i].request.clone()).collect();
         let mut got = ask(oracle, &requests).into_iter();
+        let older = matches!(oracle, Oracle::Terraform(t) if t != TerraformVersion::LATEST);
         for &i in &mine {
             let answer = got
                 .next()
                 .unwrap_or_else(|| Err(MSG_NO_ANSWER.to_string()))
-                .and_then(expectation_from);
+                .and_then(|outcome| match outcome {
+                    // An older release whose process dies there: that is
+                    // its answer, recorded as such.
+                    Outcome::Crash(message) if older => {
+                        Ok(Expect::Crash(Some(crash_line(&message))))
+                    }
+                    outcome => expectation_from(outcome),
+                });
             answers[i] = Some(answer);
         }
     }
 
-    let mut changes: Vec<(usize, Expectations)> = Vec::new();
+    let mut changes: Vec<(usize, Answers)> = Vec::new();
     for case in &file.cases {
         let mine: Vec<usize> = (0..questions.len())
             .filter(|&i| questions[i].case_index == case.index)
@@ -136,7 +152,12 @@ pub fn record_text(
             continue;
         }
         let merged = merge(case.dialect.is_hcl2(), &case.expect, &new);
-        if merged == case.expect {
+        let terraform = merge_terraform(&merged, &case.terraform, &new);
+        let merged = Answers {
+            expect: merged,
+            terraform,
+        };
+        if merged.expect == case.expect && merged.terraform == case.terraform {
             report.unchanged.push(case.id.clone());
             continue;
         }
@@ -157,11 +178,51 @@ pub fn record_text(
     Ok((Some(new_text), report))
 }
 
+/// A case's recorded answers: its profiles' expectations, and the older
+/// Terraform releases that answer otherwise than 1.15.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answers {
+    pub expect: Expectations,
+    pub terraform: BTreeMap<TerraformVersion, Expect>,
+}
+
+/// The `terraform` table's entries: runs of consecutive releases (in the
+/// corpus's list of releases) with the same answer, each under one key.
+pub fn terraform_entries(table: &BTreeMap<TerraformVersion, Expect>) -> Vec<(String, Expect)> {
+    let mut out: Vec<(TerraformVersion, TerraformVersion, Expect)> = Vec::new();
+    let mut previous: Option<TerraformVersion> = None;
+    for v in TerraformVersion::ALL {
+        let here = table.get(&v);
+        match (here, out.last_mut()) {
+            (Some(e), Some((_, last, run_e)))
+                if previous.is_some_and(|p| p == *last) && same_expectation(e, run_e) =>
+            {
+                *last = v;
+            }
+            (Some(e), _) => out.push((v, v, e.clone())),
+            (None, _) => {}
+        }
+        previous = here.map(|_| v);
+    }
+    out.into_iter()
+        .map(|(first, last, e)| (terraform_key(first, last), e))
+        .collect()
+}
+
 /// A TOML case file with new answers, everything else kept as written.
-fn rewrite_toml(text: &str, changes: &[(usize, Expectations)]) -> Result<String, String> {
+fn rewrite_toml(text: &str, changes: &[(usize, Answers)]) -> Result<String, String> {
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
-    for (index, e) in changes {
-        let (key, item) = match e {
+    for (index, answers) in changes {
+        let entries = terraform_entries(&answers.terraform);
+        let terraform = (!entries.is_empty()).then(|| {
+            let docs: Vec<(&str, Json)> = entries
+                .iter()
+                .map(|(k, e)| (k.as_str(), e.to_json()))
+                .collect();
+            toml_file::versions_item(&docs)
+        });
+        toml_file::set_case_terraform(&mut doc, *index, terraform)?;
+        let (key, item) = match &answers.expect {
             Expectations::Pending => ("expect", None),
             Expectations::Same(e) => ("expect", Some(toml_file::expectation_item(&e.to_json()))),
             Expectations::PerVersion { v2_14, v2_24 } => {
@@ -179,15 +240,28 @@ fn rewrite_toml(text: &str, changes: &[(usize, Expectations)]) -> Result<String,
 }
 
 /// A JSON case file with new answers, in the JSON layout.
-fn rewrite_json(text: &str, changes: &[(usize, Expectations)]) -> Result<String, String> {
+fn rewrite_json(text: &str, changes: &[(usize, Answers)]) -> Result<String, String> {
     let mut doc: Json = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    for (index, e) in changes {
+    for (index, answers) in changes {
         let obj = doc
             .get_mut("cases")
             .and_then(|c| c.get_mut(*index))
             .and_then(Json::as_object_mut)
             .ok_or_else(|| format!("cases[{index}]: not an object"))?;
-        write_expectations(obj, e);
+        write_expectations(obj, &answers.expect);
+        let entries = terraform_entries(&answers.terraform);
+        if entries.is_empty() {
+            obj.shift_remove("terraform");
+        } else {
+            let table: Map<String, Json> =
+                entries.into_iter().map(|(k, e)| (k, e.to_json())).collect();
+            put_after(
+                obj,
+                "terraform",
+                Json::Object(table),
+                &["versions", "expect"],
+            );
+        }
     }
     Ok(case_file_text(&doc))
 }
@@ -208,8 +282,13 @@ pub fn questions(
                 _ => vec![],
             }
         } else {
+            let older = Version::TERRAFORM
+                .into_iter()
+                .filter(|v| *v != Version::V2_24);
             match (&case.expect, opts.force) {
-                (Expectations::Pending, _) | (_, true) => Version::ALL.to_vec(),
+                (Expectations::Pending, _) | (_, true) => {
+                    Version::ALL.into_iter().chain(older).collect()
+                }
                 (Expectations::PerVersion { v2_14: None, .. }, false) => vec![Version::V2_14],
                 _ => vec![],
             }
@@ -265,12 +344,31 @@ fn merge(hcl2: bool, old: &Expectations, new: &[(Version, Expect)]) -> Expectati
 /// The old expectation for `v`; a shared one counts for both versions only
 /// when no new answer says otherwise (the caller's `pick` asks new first).
 fn old_for(old: &Expectations, v: Version) -> Option<Expect> {
-    match (old, v) {
-        (Expectations::Pending, _) => None,
-        (Expectations::Same(e), _) => Some(e.clone()),
-        (Expectations::PerVersion { v2_14, .. }, Version::V2_14) => v2_14.clone(),
-        (Expectations::PerVersion { v2_24, .. }, Version::V2_24) => Some(v2_24.clone()),
+    old.for_version(v).cloned()
+}
+
+/// The `terraform` table once the new answers of older releases replace
+/// the old ones: only the releases whose answer differs from the `2.24`
+/// expectation in `merged` stay.
+fn merge_terraform(
+    merged: &Expectations,
+    old: &BTreeMap<TerraformVersion, Expect>,
+    new: &[(Version, Expect)],
+) -> BTreeMap<TerraformVersion, Expect> {
+    let mut table = old.clone();
+    for (version, e) in new {
+        match version.terraform() {
+            Some(t) if t != TerraformVersion::LATEST => {
+                table.insert(t, e.clone());
+            }
+            _ => {}
+        }
     }
+    match merged.for_version(Version::V2_24) {
+        Some(latest) => table.retain(|_, e| !same_expectation(e, latest)),
+        None => table.clear(),
+    }
+    table
 }
 
 /// Whether two recorded answers are the same: values by type, value,
@@ -303,6 +401,7 @@ pub fn same_expectation(a: &Expect, b: &Expect) -> bool {
                 }
         }
         (Expect::Error(x), Expect::Error(y)) => x == y,
+        (Expect::Crash(_), Expect::Crash(_)) => true,
         _ => false,
     }
 }
@@ -350,6 +449,17 @@ const MSG_ORACLE_UNSUPPORTED: &str = "the oracle does not support this case";
 const MSG_ORACLE_CRASHED: &str = "the oracle crashed";
 const MSG_ORACLE_ONLY_PARSED: &str = "the oracle only parsed the source";
 const MSG_NO_ANSWER: &str = "the oracle gave no answer";
+
+/// The line of a crash message a case records: Go's `panic: ...` line
+/// when there is one, else the first line.
+pub fn crash_line(message: &str) -> String {
+    let line = message
+        .lines()
+        .find(|l| l.trim_start().starts_with("panic: "))
+        .or_else(|| message.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("the process died");
+    line.trim().chars().take(200).collect()
+}
 
 /// The expectation an oracle answer records; error summaries are kept.
 pub fn expectation_from(outcome: Outcome) -> Result<Expect, String> {
@@ -505,7 +615,7 @@ mod tests {
     #[test]
     fn a_missing_oracle_is_reported() {
         let (text, report) = run(FILE, false, &|o| o == Oracle::GoHcl);
-        assert_eq!(report.not_asked, [(Oracle::Terraform, 3)]);
+        assert_eq!(report.not_asked, [(Oracle::TERRAFORM, 3)]);
         let text = text.unwrap();
         assert!(
             text.contains(r#"{"id": "d-5", "source": "3", "expect": {"result": {"type": "bool", "value": false}}}"#),

@@ -15,7 +15,7 @@ use std::fmt;
 
 use crate::types::Type;
 use crate::value::{PathStep, Value};
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 pub use message::mismatch_message;
 pub(crate) use plan::{get_plan, Plan};
@@ -35,9 +35,11 @@ thread_local! {
 /// (go-cty 1.13+, so HCL 2.24 only; [`crate::value::with_refinements`])
 /// apply inside it too.
 pub fn with_messages_of<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
-    let saved = NAME_BOTH_TYPES.with(|c| c.replace(version == HclVersion::V2_24));
-    let result = crate::text::with_unicode(version.unicode(), || {
-        crate::value::with_refinements(version == HclVersion::V2_24, f)
+    let saved = NAME_BOTH_TYPES.with(|c| c.replace(version.has(Feature::ConversionNamesBothTypes)));
+    let result = crate::profile::with_profile(version, || {
+        crate::text::with_unicode(version.unicode(), || {
+            crate::value::with_refinements(version.has(Feature::Refinements), f)
+        })
     });
     NAME_BOTH_TYPES.with(|c| c.set(saved));
     result

@@ -15,6 +15,7 @@ pub mod error;
 pub mod goquote;
 pub mod json;
 pub mod number;
+pub mod profile;
 pub mod references;
 pub mod stack;
 pub mod text;
@@ -25,32 +26,9 @@ pub mod value_ops;
 
 pub use error::{Error, Phase, Pos, Span};
 pub use number::Number;
+pub use profile::{Feature, HclVersion, TerraformVersion};
 pub use types::Type;
 pub use value::Value;
-
-/// The HCL behaviour profile to evaluate with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum HclVersion {
-    /// HCL 2.14 (Terraform <= 1.11): `&&` and `||` never short-circuit.
-    V2_14,
-    /// HCL 2.24 as in Terraform 1.15 (HCL 2.24.0, go-cty 1.18, Terraform
-    /// 1.15.5's functions): `&&` and `||` short-circuit on a known decisive
-    /// operand, among the other changes its code names.
-    #[default]
-    V2_24,
-}
-
-impl HclVersion {
-    /// The Unicode version of the profile's text functions, columns and
-    /// regular expressions: 13.0.0 for HCL 2.14.1 as built with Go 1.19 and
-    /// go-textseg v13, 15.0.0 for Terraform 1.15 (Go 1.25, go-textseg v15).
-    pub fn unicode(self) -> text::UnicodeVersion {
-        match self {
-            HclVersion::V2_14 => text::UnicodeVersion::V13,
-            HclVersion::V2_24 => text::UnicodeVersion::V15,
-        }
-    }
-}
 
 pub mod eval;
 pub mod functions;
@@ -92,7 +70,7 @@ fn convert_parsed(
         // Terraform (the HCL 2.24 profile) writes where in the value.
         let reason = match ctx.version {
             HclVersion::V2_14 => e.message,
-            HclVersion::V2_24 => e.with_terraform_path(&value, &constraint.ty),
+            HclVersion::Terraform(_) => e.with_terraform_path(&value, &constraint.ty),
         };
         Error::eval(
             INVALID_VARIABLE_VALUE,

@@ -19,7 +19,7 @@ use crate::error::{Error, Span};
 use crate::eval::{self, Context};
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 pub use defaults::Defaults;
 
@@ -66,7 +66,7 @@ pub fn exact_constraint(expr: &Expr, version: HclVersion) -> Result<Type, Error>
 /// (the Terraform 0.11 form) and takes `list` and `map` alone as
 /// `list(any)` and `map(any)`.
 pub fn variable_constraint(expr: &Expr, version: HclVersion) -> Result<Constraint, Error> {
-    if version == HclVersion::V2_14 {
+    if !version.is_terraform() {
         return constraint(expr, version);
     }
     if let ExprKind::Template(_) = &expr.kind {
@@ -297,7 +297,7 @@ fn object(arg: &Expr, version: HclVersion) -> Result<TypeAndDefaults, Error> {
                 ))
             }
         };
-        if version == HclVersion::V2_24 && attrs.contains_key(&name) {
+        if version.has(Feature::DuplicateTypeAttributes) && attrs.contains_key(&name) {
             return Err(invalid(
                 "Object constructor map keys must be unique.",
                 item.key.expr.span,

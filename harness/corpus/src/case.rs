@@ -11,7 +11,8 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use hclspec_protocol::{
-    Dialect, Expect, ExpectedError, ExpectedPhase, Kind, Request, TypedValue, Version,
+    Dialect, Expect, ExpectedError, ExpectedPhase, Kind, Request, TerraformVersion, TypedValue,
+    Version,
 };
 use serde_json::Value as Json;
 
@@ -80,6 +81,9 @@ pub struct Case {
     /// The file scope the case refers to, if any.
     pub scope_name: Option<String>,
     pub expect: Expectations,
+    /// The Terraform releases older than 1.15 whose answer differs from
+    /// the `2.24` one (Terraform 1.15's), each with its answer.
+    pub terraform: BTreeMap<TerraformVersion, Expect>,
     /// The seed document section (the file's when the case names none).
     pub seed: Option<String>,
     pub note: Option<String>,
@@ -94,27 +98,69 @@ pub struct Case {
 }
 
 /// A real implementation that verifies expectations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Oracle {
     /// hashicorp/hcl 2.14.1 with go-cty 1.12.1: the `2.14` profile.
-    #[serde(rename = "go-hcl")]
     GoHcl,
-    /// Terraform 1.15.5: the `2.24` profile.
-    #[serde(rename = "terraform")]
-    Terraform,
+    /// A real Terraform release: 1.15.5 for the `2.24` profile (named
+    /// `terraform`), an older one for its own profile (`terraform-1.9`).
+    Terraform(TerraformVersion),
     /// Terraform 0.11.11: the `hil-0.11` dialect.
-    #[serde(rename = "terraform-0.11")]
     Terraform011,
 }
 
 impl Oracle {
-    pub const ALL: [Oracle; 3] = [Oracle::GoHcl, Oracle::Terraform, Oracle::Terraform011];
+    /// Terraform 1.15.5, the `2.24` profile's oracle.
+    pub const TERRAFORM: Oracle = Oracle::Terraform(TerraformVersion::LATEST);
+
+    /// Every oracle: the Go one, each Terraform release (newest first),
+    /// Terraform 0.11.
+    pub const ALL: [Oracle; 11] = [
+        Oracle::GoHcl,
+        Oracle::Terraform(TerraformVersion::V1_15),
+        Oracle::Terraform(TerraformVersion::V1_14),
+        Oracle::Terraform(TerraformVersion::V1_13),
+        Oracle::Terraform(TerraformVersion::V1_12),
+        Oracle::Terraform(TerraformVersion::V1_11),
+        Oracle::Terraform(TerraformVersion::V1_10),
+        Oracle::Terraform(TerraformVersion::V1_9),
+        Oracle::Terraform(TerraformVersion::V1_8),
+        Oracle::Terraform(TerraformVersion::V1_6),
+        Oracle::Terraform011,
+    ];
 
     pub fn as_str(self) -> &'static str {
+        use TerraformVersion::*;
         match self {
             Oracle::GoHcl => "go-hcl",
-            Oracle::Terraform => "terraform",
+            Oracle::Terraform(V1_15) => "terraform",
+            Oracle::Terraform(V1_14) => "terraform-1.14",
+            Oracle::Terraform(V1_13) => "terraform-1.13",
+            Oracle::Terraform(V1_12) => "terraform-1.12",
+            Oracle::Terraform(V1_11) => "terraform-1.11",
+            Oracle::Terraform(V1_10) => "terraform-1.10",
+            Oracle::Terraform(V1_9) => "terraform-1.9",
+            Oracle::Terraform(V1_8) => "terraform-1.8",
+            Oracle::Terraform(V1_6) => "terraform-1.6",
             Oracle::Terraform011 => "terraform-0.11",
+        }
+    }
+
+    /// An oracle by name: `go-hcl`, `terraform` (1.15), `terraform-1.9`
+    /// (also `terraform-1.15`), `terraform-0.11`.
+    pub fn parse(name: &str) -> Option<Oracle> {
+        if name == "terraform-1.15" {
+            return Some(Oracle::TERRAFORM);
+        }
+        Oracle::ALL.into_iter().find(|o| o.as_str() == name)
+    }
+
+    /// What the oracle is, in words.
+    pub fn describe(self) -> String {
+        match self {
+            Oracle::GoHcl => "HCL 2.14.1 with go-cty 1.12.1".to_string(),
+            Oracle::Terraform(t) => format!("Terraform {}", t.release()),
+            Oracle::Terraform011 => "Terraform 0.11.11".to_string(),
         }
     }
 
@@ -124,7 +170,33 @@ impl Oracle {
         match (dialect, version) {
             (Dialect::Hil011, _) => Oracle::Terraform011,
             (Dialect::Hcl2, Version::V2_14) => Oracle::GoHcl,
-            (Dialect::Hcl2, Version::V2_24) => Oracle::Terraform,
+            (Dialect::Hcl2, Version::Terraform(t)) => Oracle::Terraform(t),
+        }
+    }
+
+    /// The name a case's `verify` table gives the oracle: every Terraform
+    /// release is `terraform` there (their wrapper is the same).
+    fn verify_key(self) -> Oracle {
+        match self {
+            Oracle::Terraform(_) => Oracle::TERRAFORM,
+            other => other,
+        }
+    }
+}
+
+/// A key of a case's `verify` table: `go-hcl`, `terraform` or
+/// `terraform-0.11`.
+impl<'de> Deserialize<'de> for Oracle {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Oracle, D::Error> {
+        let name = String::deserialize(d)?;
+        match name.as_str() {
+            "go-hcl" => Ok(Oracle::GoHcl),
+            "terraform" => Ok(Oracle::TERRAFORM),
+            "terraform-0.11" => Ok(Oracle::Terraform011),
+            _ => Err(de::Error::unknown_variant(
+                &name,
+                &["go-hcl", "terraform", "terraform-0.11"],
+            )),
         }
     }
 }
@@ -163,20 +235,33 @@ pub enum Expectations {
     },
 }
 
-impl Case {
-    /// The expectation for `version`, if one is recorded.
-    pub fn expect_for(&self, version: Version) -> Option<&Expect> {
-        match (&self.expect, version) {
+impl Expectations {
+    /// The expectation of an HCL profile (any Terraform release reads the
+    /// `2.24` one).
+    pub fn for_version(&self, version: Version) -> Option<&Expect> {
+        match (self, version) {
             (Expectations::Pending, _) => None,
             (Expectations::Same(e), _) => Some(e),
             (Expectations::PerVersion { v2_14, .. }, Version::V2_14) => v2_14.as_ref(),
-            (Expectations::PerVersion { v2_24, .. }, Version::V2_24) => Some(v2_24),
+            (Expectations::PerVersion { v2_24, .. }, Version::Terraform(_)) => Some(v2_24),
         }
+    }
+}
+
+impl Case {
+    /// The expectation for `version`, if one is recorded. An older
+    /// Terraform release has the `2.24` expectation unless `terraform`
+    /// gives it another.
+    pub fn expect_for(&self, version: Version) -> Option<&Expect> {
+        if let Some(older) = version.terraform().and_then(|t| self.terraform.get(&t)) {
+            return self.expect.for_version(Version::V2_24).map(|_| older);
+        }
+        self.expect.for_version(version)
     }
 
     /// Whether the answer depends on the version.
     pub fn is_versioned(&self) -> bool {
-        matches!(self.expect, Expectations::PerVersion { .. })
+        matches!(self.expect, Expectations::PerVersion { .. }) || !self.terraform.is_empty()
     }
 
     /// The request that evaluates this case under `version` (which a
@@ -198,7 +283,7 @@ impl Case {
 
     /// How far `oracle` can judge this case (`None`: fully).
     pub fn verify_mode(&self, oracle: Oracle) -> Option<VerifyMode> {
-        self.verify.get(&oracle).copied()
+        self.verify.get(&oracle.verify_key()).copied()
     }
 
     /// The trial name: `file::id`, with `@2.14` for a version other than
@@ -211,14 +296,21 @@ impl Case {
         }
     }
 
-    /// The versions a test run checks: both, always. A case without
-    /// `versions` claims the same answer under 2.14 and 2.24, and running
-    /// it under both is what checks that claim.
+    /// The versions a test run checks: every one, always. A case without
+    /// `versions` claims the same answer under 2.14 and 2.24, and one
+    /// without `terraform` the same answer on every Terraform release;
+    /// running it under each is what checks that claim.
     ///
     /// A case in another dialect has one answer and runs once.
     pub fn test_versions(&self) -> Vec<Version> {
         if self.dialect.is_hcl2() {
-            vec![Version::V2_24, Version::V2_14]
+            let older = Version::TERRAFORM
+                .into_iter()
+                .filter(|v| *v != Version::V2_24);
+            [Version::V2_24, Version::V2_14]
+                .into_iter()
+                .chain(older)
+                .collect()
         } else {
             vec![Version::default()]
         }
@@ -578,6 +670,10 @@ impl CaseFile {
                     }
                 }
             };
+            let terraform = terraform_answers(&c.terraform, &format!("{at}.terraform"), &mut push);
+            if !terraform.is_empty() && expect == Expectations::Pending {
+                push(format!("{at}.terraform"), MSG_TERRAFORM_NEEDS_2_24.into());
+            }
             match (c.kind == Kind::Convert, c.type_constraint.is_some()) {
                 (true, false) => push(format!("{at}.type"), MSG_CONVERT_NEEDS_TYPE.into()),
                 (false, true) => push(format!("{at}.type"), MSG_TYPE_ONLY_CONVERT.into()),
@@ -601,6 +697,7 @@ impl CaseFile {
                 scope,
                 scope_name,
                 expect,
+                terraform,
                 seed: c.seed.clone().or_else(|| doc.seed.clone()),
                 note: c.note.clone(),
                 upstream: c.upstream.clone(),
@@ -636,7 +733,75 @@ const MSG_BODY_NEEDS_SPEC: &str = "a `body` case needs a spec";
 const MSG_SPEC_ONLY_BODY: &str = "only a `body` case has a spec";
 const MSG_VERIFY_NEEDS_NOTE: &str =
     "a case that an oracle can judge only in part (`verify`) must say why in `note`";
-const MSG_EXPECT_ONE_OF: &str = "needs exactly one of `result` or `error`";
+const MSG_EXPECT_ONE_OF: &str = "needs exactly one of `result`, `error` or `crash`";
+const MSG_TERRAFORM_NEEDS_2_24: &str =
+    "`terraform` gives the releases that differ from the \"2.24\" expectation, which the case lacks";
+const MSG_TERRAFORM_LATEST: &str =
+    "Terraform 1.15 is the \"2.24\" profile: its answer is `expect` or `versions.\"2.24\"`";
+const MSG_CRASH_ONLY_TERRAFORM: &str =
+    "a crash is recorded only for a Terraform release, in `terraform`";
+
+/// The `terraform` table of a case: keys are releases (`"1.9"`) or
+/// inclusive ranges of them (`"1.6-1.11"`, every release of the corpus
+/// between the two), each once.
+fn terraform_answers(
+    doc: &BTreeMap<String, ExpectDoc>,
+    at: &str,
+    push: &mut dyn FnMut(String, String),
+) -> BTreeMap<TerraformVersion, Expect> {
+    let mut out = BTreeMap::new();
+    for (key, e) in doc {
+        let field = format!("{at}.{key}");
+        let versions = match terraform_range(key) {
+            Ok(v) => v,
+            Err(message) => {
+                push(field, message);
+                continue;
+            }
+        };
+        if versions.contains(&TerraformVersion::LATEST) {
+            push(field.clone(), MSG_TERRAFORM_LATEST.into());
+        }
+        let Some(expect) = convert_expect_or_crash(e, &field, push) else {
+            continue;
+        };
+        for v in versions {
+            if out.insert(v, expect.clone()).is_some() {
+                push(field.clone(), format!("Terraform {v} is given twice"));
+            }
+        }
+    }
+    out
+}
+
+/// The releases a `terraform` key names: `"1.9"`, or `"1.6-1.11"`.
+pub fn terraform_range(key: &str) -> Result<Vec<TerraformVersion>, String> {
+    let one = |text: &str| {
+        TerraformVersion::parse(text.trim())
+            .filter(|v| v.as_str() == text.trim())
+            .ok_or_else(|| hclspec_protocol::unknown_terraform_version(text.trim()))
+    };
+    let (first, last) = match key.split_once('-') {
+        Some((a, b)) => (one(a)?, one(b)?),
+        None => (one(key)?, one(key)?),
+    };
+    if first > last {
+        return Err(format!("the range {key:?} runs backwards"));
+    }
+    Ok(TerraformVersion::ALL
+        .into_iter()
+        .filter(|v| (first..=last).contains(v))
+        .collect())
+}
+
+/// The key of a run of releases: `"1.9"` or `"1.6-1.11"`.
+pub fn terraform_key(first: TerraformVersion, last: TerraformVersion) -> String {
+    if first == last {
+        first.as_str().to_string()
+    } else {
+        format!("{first}-{last}")
+    }
+}
 
 /// Ids are used in test names and filters: letters, digits, `-`, `_`, `.`.
 fn check_id(id: &str) -> Result<(), String> {
@@ -667,6 +832,26 @@ fn check_scope(scope: &Scope, at: &str, push: &mut dyn FnMut(String, String)) {
 }
 
 fn convert_expect(e: &ExpectDoc, at: &str, push: &mut dyn FnMut(String, String)) -> Option<Expect> {
+    if e.crash.is_some() {
+        push(format!("{at}.crash"), MSG_CRASH_ONLY_TERRAFORM.into());
+        return None;
+    }
+    convert_expect_or_crash(e, at, push)
+}
+
+fn convert_expect_or_crash(
+    e: &ExpectDoc,
+    at: &str,
+    push: &mut dyn FnMut(String, String),
+) -> Option<Expect> {
+    match (&e.result, &e.error, &e.crash) {
+        (None, None, Some(CrashDoc(message))) => return Some(Expect::Crash(message.clone())),
+        (_, _, Some(_)) => {
+            push(at.to_string(), MSG_EXPECT_ONE_OF.into());
+            return None;
+        }
+        _ => {}
+    }
     match (&e.result, &e.error) {
         (Some(r), None) => match r.decode() {
             Ok(_) => Some(Expect::Result(r.clone())),
@@ -745,6 +930,8 @@ struct CaseDoc {
     #[serde(default)]
     versions: Option<VersionsDoc>,
     #[serde(default)]
+    terraform: BTreeMap<String, ExpectDoc>,
+    #[serde(default)]
     seed: Option<String>,
     #[serde(default)]
     note: Option<String>,
@@ -767,6 +954,29 @@ struct ExpectDoc {
     result: Option<TypedValue>,
     #[serde(default)]
     error: Option<ErrorDoc>,
+    #[serde(default)]
+    crash: Option<CrashDoc>,
+}
+
+/// `crash = "panic: ..."` (the panic's first line), or `crash = true`.
+struct CrashDoc(Option<String>);
+
+impl<'de> Deserialize<'de> for CrashDoc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CrashDoc, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Text(String),
+            Flag(bool),
+        }
+        match Form::deserialize(d)? {
+            Form::Text(s) => Ok(CrashDoc(Some(s))),
+            Form::Flag(true) => Ok(CrashDoc(None)),
+            Form::Flag(false) => Err(de::Error::custom(
+                "`crash` is the panic's first line, or true",
+            )),
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -23,9 +23,21 @@ use serde_json::{Map, Number, Value as Json};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
 
 /// The order of a case's keys.
-pub const CASE_KEYS: [&str; 13] = [
-    "id", "kind", "type", "spec", "source", "scope", "expect", "versions", "verify", "seed",
-    "note", "upstream", "tags",
+pub const CASE_KEYS: [&str; 14] = [
+    "id",
+    "kind",
+    "type",
+    "spec",
+    "source",
+    "scope",
+    "expect",
+    "versions",
+    "terraform",
+    "verify",
+    "seed",
+    "note",
+    "upstream",
+    "tags",
 ];
 
 /// The order of a file's top-level keys.
@@ -289,7 +301,7 @@ fn case_table(case: &Json, notes: &[(String, String)]) -> Table {
                 Item::Table(s)
             }
             ("expect", e) => Item::Table(expect_table(e)),
-            ("versions", Json::Object(vs)) => {
+            ("versions" | "terraform", Json::Object(vs)) => {
                 let mut outer = Table::new();
                 outer.set_dotted(true);
                 for (ver, e) in vs {
@@ -371,6 +383,28 @@ pub fn set_case_answer(
     case.remove("versions");
     if let Some(item) = item {
         case.insert(key, item);
+    }
+    case.sort_values_by(|a, _, b, _| key_rank(a.get()).cmp(&key_rank(b.get())));
+    Ok(())
+}
+
+/// Replaces a case's `terraform` table (`None` removes it) in a TOML case
+/// file, keeping everything else as written.
+pub fn set_case_terraform(
+    doc: &mut DocumentMut,
+    index: usize,
+    item: Option<Item>,
+) -> Result<(), String> {
+    let cases = doc
+        .get_mut("cases")
+        .and_then(Item::as_array_of_tables_mut)
+        .ok_or("no [[cases]]")?;
+    let case = cases
+        .get_mut(index)
+        .ok_or_else(|| format!("cases[{index}]: no such case"))?;
+    case.remove("terraform");
+    if let Some(item) = item {
+        case.insert("terraform", item);
     }
     case.sort_values_by(|a, _, b, _| key_rank(a.get()).cmp(&key_rank(b.get())));
     Ok(())

@@ -158,6 +158,7 @@ pub fn phase_agrees(expected: &Expect, actual: &Outcome) -> bool {
     match (expected, actual) {
         (Expect::Result(_), Outcome::Result(_)) => true,
         (Expect::Error(e), Outcome::Error(a)) => e.phase.as_str() == a.phase.as_str(),
+        (Expect::Crash(_), Outcome::Crash(_)) => true,
         _ => false,
     }
 }
@@ -184,6 +185,9 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
         expected: pretty(&expected.to_json()),
         actual: pretty(&actual_doc(actual)),
     };
+    if let Expect::Crash(_) = expected {
+        return compare_crash(actual, opts.level, diff);
+    }
     match actual {
         Outcome::Unsupported(reason) => {
             return Verdict::Unsupported {
@@ -231,6 +235,7 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
             reason: format!("expected {} error, got a value", a_phase(e.phase.as_str())),
             diff: diff(),
         },
+        (Expect::Crash(_), _) => unreachable!("judged above"),
         (Expect::Error(e), Outcome::Error(a)) => {
             let phase_ok = e.phase.as_str() == a.phase.as_str();
             let summary_ok = opts.level != Level::Full
@@ -249,6 +254,33 @@ pub fn compare_with(expected: &Expect, actual: &Outcome, opts: CompareOptions) -
     }
 }
 
+/// An expected crash: where a Terraform release's process dies, an engine
+/// that models that release answers `crash`. At the parse level the source
+/// was accepted (the crash comes while evaluating), so any answer but a
+/// parse error passes.
+fn compare_crash(actual: &Outcome, level: Level, diff: impl Fn() -> Diff) -> Verdict {
+    match actual {
+        Outcome::Crash(_) => Verdict::Pass,
+        Outcome::Unsupported(reason) => Verdict::Unsupported {
+            reason: reason.clone(),
+        },
+        Outcome::Error(e) if level == Level::Parse && e.phase != ErrorPhase::Parse => Verdict::Pass,
+        Outcome::Error(e) if level == Level::Parse && e.phase == ErrorPhase::Parse => {
+            Verdict::Fail {
+                reason: MSG_REJECTED.to_string(),
+                diff: diff(),
+            }
+        }
+        _ if level == Level::Parse => Verdict::Pass,
+        _ => Verdict::Fail {
+            reason: MSG_EXPECTED_CRASH.to_string(),
+            diff: diff(),
+        },
+    }
+}
+
+const MSG_EXPECTED_CRASH: &str =
+    "expected a crash (the implementation's process dies here), got an answer";
 const MSG_ONLY_PARSED: &str =
     "the engine only parsed the source (answered `parsed`), and this is judged at the level";
 const MSG_REJECTED: &str =

@@ -1,4 +1,5 @@
-//! What a case expects: a typed result or an error of a phase.
+//! What a case expects: a typed result, an error of a phase, or (for a
+//! Terraform release that panics there) a crash.
 
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
@@ -10,6 +11,9 @@ use crate::TypedValue;
 pub enum Expect {
     Result(TypedValue),
     Error(ExpectedError),
+    /// The implementation's process dies (a Go panic that nothing
+    /// recovers); the text is the panic's first line, for people to read.
+    Crash(Option<String>),
 }
 
 /// An expected error: its phase and, when given, its summary.
@@ -50,6 +54,12 @@ impl Expect {
                     body.insert("summary".into(), Json::String(s.clone()));
                 }
                 m.insert("error".into(), Json::Object(body));
+            }
+            Expect::Crash(message) => {
+                m.insert(
+                    "crash".into(),
+                    message.clone().map_or(Json::Bool(true), Json::String),
+                );
             }
         }
         Json::Object(m)

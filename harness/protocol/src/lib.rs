@@ -17,8 +17,8 @@ mod typed;
 
 pub use compare::{compare, compare_at, Verdict};
 pub use expect::{Expect, ExpectedError, ExpectedPhase};
-pub use profile::{Dialect, Kind, Level, Version};
-pub use request::{BadRequest, Request};
+pub use profile::{Dialect, Kind, Level, TerraformVersion, Version};
+pub use request::{unknown_terraform_version, BadRequest, Request};
 pub use response::{
     BadResponse, ErrorBody, ErrorPhase, Outcome, Position, Range, Response, OUTCOME_KEYS,
 };

@@ -7,42 +7,83 @@ use std::str::FromStr;
 use hclspec_reference::HclVersion;
 use serde::{Deserialize, Serialize};
 
-/// An HCL behaviour profile, spelled as in the protocol and the corpus.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+pub use hclspec_reference::TerraformVersion;
+
+/// A behaviour profile, spelled as in the protocol and the corpus:
+/// HCL 2.14.1 with go-cty 1.12.1 (`"2.14"`), or the language as a real
+/// Terraform release evaluates it (`"1.6"` to `"1.14"`, and `"2.24"`, the
+/// default: Terraform 1.15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Version {
     /// hashicorp/hcl 2.14.1 with go-cty 1.12.1.
-    #[serde(rename = "2.14")]
     V2_14,
-    /// The default, today's language: HCL 2.24 as in Terraform 1.15.
-    #[default]
-    #[serde(rename = "2.24")]
-    V2_24,
+    /// A Terraform release: its HCL, go-cty and functions.
+    Terraform(TerraformVersion),
+}
+
+impl Default for Version {
+    fn default() -> Version {
+        Version::V2_24
+    }
 }
 
 impl Version {
+    /// The default, today's language: HCL 2.24 as in Terraform 1.15.
+    pub const V2_24: Version = Version::Terraform(TerraformVersion::LATEST);
+
+    /// The two HCL profiles every HCL2 case has an answer for.
     pub const ALL: [Version; 2] = [Version::V2_14, Version::V2_24];
 
+    /// Every Terraform release the corpus is recorded on, oldest first
+    /// (the last is [`Version::V2_24`]).
+    pub const TERRAFORM: [Version; 9] = [
+        Version::Terraform(TerraformVersion::V1_6),
+        Version::Terraform(TerraformVersion::V1_8),
+        Version::Terraform(TerraformVersion::V1_9),
+        Version::Terraform(TerraformVersion::V1_10),
+        Version::Terraform(TerraformVersion::V1_11),
+        Version::Terraform(TerraformVersion::V1_12),
+        Version::Terraform(TerraformVersion::V1_13),
+        Version::Terraform(TerraformVersion::V1_14),
+        Version::Terraform(TerraformVersion::V1_15),
+    ];
+
+    /// `"2.14"`, `"2.24"` (Terraform 1.15), or an older Terraform's
+    /// `"1.9"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V2_14 => "2.14",
-            Version::V2_24 => "2.24",
+            v if v == Version::V2_24 => "2.24",
+            Version::Terraform(t) => t.as_str(),
+        }
+    }
+
+    /// The Terraform release, for a Terraform profile.
+    pub fn terraform(self) -> Option<TerraformVersion> {
+        match self {
+            Version::V2_14 => None,
+            Version::Terraform(t) => Some(t),
         }
     }
 
     /// What the profile is, in words.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            Version::V2_14 => "HCL 2.14.1 with go-cty 1.12.1",
-            Version::V2_24 => "HCL 2.24 as in Terraform 1.15",
+            Version::V2_14 => "HCL 2.14.1 with go-cty 1.12.1".to_string(),
+            v if v == Version::V2_24 => "HCL 2.24 as in Terraform 1.15".to_string(),
+            Version::Terraform(t) => format!(
+                "Terraform {} (HCL {}, go-cty {})",
+                t.release(),
+                t.hcl(),
+                t.cty()
+            ),
         }
     }
 
     pub fn to_reference(self) -> HclVersion {
         match self {
             Version::V2_14 => HclVersion::V2_14,
-            Version::V2_24 => HclVersion::V2_24,
+            Version::Terraform(t) => HclVersion::Terraform(t),
         }
     }
 }
@@ -55,12 +96,29 @@ impl fmt::Display for Version {
 
 impl FromStr for Version {
     type Err = String;
+    /// `"2.14"`, `"2.24"`, or a Terraform release (`"1.9"`, `"1.9.8"`;
+    /// `"1.15"` is `"2.24"`).
     fn from_str(s: &str) -> Result<Version, String> {
         match s {
             "2.14" => Ok(Version::V2_14),
             "2.24" => Ok(Version::V2_24),
-            _ => Err(format!("unknown HCL version {s:?} (expected 2.14 or 2.24)")),
+            _ => TerraformVersion::parse(s).map(Version::Terraform).ok_or_else(|| {
+                format!("unknown version {s:?} (expected 2.14, 2.24, or a Terraform release from 1.6 to 1.15)")
+            }),
         }
+    }
+}
+
+impl Serialize for Version {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Version {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Version, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

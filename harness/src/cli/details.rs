@@ -92,7 +92,7 @@ impl DetailTally {
         let Outcome::Error(theirs) = oracle_outcome else {
             return;
         };
-        if self.oracle == Oracle::Terraform && theirs.detail.is_empty() {
+        if matches!(self.oracle, Oracle::Terraform(_)) && theirs.detail.is_empty() {
             return;
         }
         let version = request.hcl_version.unwrap_or_default();

@@ -112,7 +112,8 @@ fn manifest(
         "manifest": {
             "schema": EXPORT_SCHEMA_ID,
             "generator": format!("hclspec {}", env!("CARGO_PKG_VERSION")),
-            "hcl_version": version.as_str(),
+            "hcl_version": if version == Version::V2_14 { "2.14" } else { "2.24" },
+            "terraform_version": hclspec::run::older_terraform(version),
             "filters": args.filter,
             "base_dir": base_dir,
             "corpus": {

@@ -24,7 +24,7 @@ pub use details::DetailArgs;
 pub use export::export;
 pub use oracle::{record, verify, OracleArgs};
 pub use report::{report, ReportArgs};
-pub use run::{matrix, run, MatrixArgs, RunArgs};
+pub use run::{matrix, parse_hcl_version, parse_terraform_version, run, MatrixArgs, RunArgs};
 
 #[derive(Args)]
 pub struct CorpusArgs {
@@ -127,6 +127,7 @@ pub fn stats(args: &CorpusArgs) -> Result<ExitCode> {
         results: usize,
         errors: usize,
         versioned: usize,
+        by_release: usize,
         pending: usize,
     }
     let mut areas: BTreeMap<&str, Row> = BTreeMap::new();
@@ -139,7 +140,10 @@ pub fn stats(args: &CorpusArgs) -> Result<ExitCode> {
                 Expectations::Pending => row.pending += 1,
                 Expectations::PerVersion { .. } => row.versioned += 1,
                 Expectations::Same(Expect::Result(_)) => row.results += 1,
-                Expectations::Same(Expect::Error(_)) => row.errors += 1,
+                Expectations::Same(Expect::Error(_) | Expect::Crash(_)) => row.errors += 1,
+            }
+            if !case.terraform.is_empty() {
+                row.by_release += 1;
             }
         }
         *seeds
@@ -148,13 +152,13 @@ pub fn stats(args: &CorpusArgs) -> Result<ExitCode> {
     }
     let w = areas.keys().map(|a| a.len()).max().unwrap_or(0).max(5);
     println!(
-        "{:<w$}  {:>6}  {:>7}  {:>6}  {:>9}  {:>7}",
-        "area", "cases", "results", "errors", "versioned", "pending"
+        "{:<w$}  {:>6}  {:>7}  {:>6}  {:>9}  {:>10}  {:>7}",
+        "area", "cases", "results", "errors", "versioned", "by release", "pending"
     );
     let line = |name: &str, r: &Row| {
         println!(
-            "{name:<w$}  {:>6}  {:>7}  {:>6}  {:>9}  {:>7}",
-            r.cases, r.results, r.errors, r.versioned, r.pending
+            "{name:<w$}  {:>6}  {:>7}  {:>6}  {:>9}  {:>10}  {:>7}",
+            r.cases, r.results, r.errors, r.versioned, r.by_release, r.pending
         )
     };
     for (area, row) in &areas {

@@ -122,21 +122,9 @@ impl OracleArgs {
 }
 
 fn parse_oracle(name: &str) -> Result<Oracle> {
-    Oracle::ALL
-        .into_iter()
-        .find(|o| o.as_str() == name)
-        .ok_or_else(|| {
-            anyhow!("unknown oracle {name:?} (expected go-hcl, terraform or terraform-0.11)")
-        })
-}
-
-/// What each oracle is, for the summary lines.
-fn describe(oracle: Oracle) -> &'static str {
-    match oracle {
-        Oracle::GoHcl => "HCL 2.14.1 with go-cty 1.12.1",
-        Oracle::Terraform => "Terraform 1.15.5",
-        Oracle::Terraform011 => "Terraform 0.11.11",
-    }
+    Oracle::parse(name).ok_or_else(|| {
+        anyhow!("unknown oracle {name:?} (expected go-hcl, terraform, terraform-1.6 to terraform-1.14, or terraform-0.11)")
+    })
 }
 
 /// Answers `requests` with a running oracle, one answer (or why none)
@@ -204,7 +192,7 @@ pub fn verify(
                 println!(
                     "not verified against {} ({}): {} expectations: {why}",
                     oracle.as_str(),
-                    describe(oracle),
+                    oracle.describe(),
                     todo.len()
                 );
                 continue;
@@ -253,7 +241,7 @@ pub fn verify(
                         expect,
                         outcome,
                         CompareOptions {
-                            zero_sign: oracle != Oracle::Terraform,
+                            zero_sign: !matches!(oracle, Oracle::Terraform(_)),
                             ..CompareOptions::default()
                         },
                     );
@@ -280,7 +268,7 @@ pub fn verify(
             "verified {} expectations against {} ({}): {} agree, {} disagree",
             tally.agree + tally.disagree,
             oracle.as_str(),
-            describe(oracle),
+            oracle.describe(),
             tally.agree,
             tally.disagree
         );

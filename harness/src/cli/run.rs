@@ -17,7 +17,7 @@ use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
 use hclspec_corpus::case::Corpus;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::Oracle;
-use hclspec_protocol::{Level, Version};
+use hclspec_protocol::{Level, TerraformVersion, Version};
 
 use super::CorpusArgs;
 
@@ -25,8 +25,13 @@ use super::CorpusArgs;
 #[derive(Args)]
 pub struct CommonArgs {
     /// The HCL version whose expectations count.
-    #[arg(long, default_value = "2.24", value_parser = parse_version)]
+    #[arg(long, default_value = "2.24", value_parser = parse_hcl_version)]
     hcl_version: Version,
+    /// The Terraform release whose expectations count, and whose behaviour
+    /// a request asks for (`1.6`, `1.8`, ..., `1.15`; implies `--hcl-version
+    /// 2.24`).
+    #[arg(long, value_name = "RELEASE", value_parser = parse_terraform_version)]
+    terraform_version: Option<TerraformVersion>,
     /// What is judged: `parse` (accept or reject), `value` (values and
     /// error phases, list/tuple and map/object alike), or `full` (types and
     /// error summaries too).
@@ -117,6 +122,7 @@ pub struct MatrixArgs {
 
 /// `hclspec run`.
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
+    args.common.check_profile()?;
     let spec = match &args.engine {
         None if args.common.one_shot => bail!("--one-shot needs --engine"),
         None => EngineSpec::Reference,
@@ -129,7 +135,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let corpus = args.common.corpus.load()?;
     if args.list {
         let selector = args.common.corpus.selector()?;
-        let (planned, _) = runner::plan(&corpus, &selector, args.common.hcl_version);
+        let (planned, _) = runner::plan(&corpus, &selector, args.common.profile());
         let mut out = std::io::stdout().lock();
         for p in planned {
             writeln!(out, "{}::{}", p.file.name, p.case.id)?;
@@ -182,6 +188,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 
 /// `hclspec matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
+    args.common.check_profile()?;
     let corpus = args.common.corpus.load()?;
     let mut columns = Vec::new();
     for ((name, _, cmd, spec, _), report) in run_engines(&args.engines, &args.common, &corpus)? {
@@ -193,7 +200,7 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
     }
     let matrix = Matrix {
         report_version: runner::REPORT_VERSION,
-        hcl_version: args.common.hcl_version,
+        hcl_version: args.common.profile(),
         numbers: args.common.numbers,
         engines: columns,
         command_line: Some(command_line()),
@@ -294,8 +301,37 @@ pub(super) fn run_engines(
     Ok(reports)
 }
 
-fn parse_version(s: &str) -> Result<Version, String> {
-    s.parse()
+/// `--hcl-version`: `2.14` or `2.24`.
+pub fn parse_hcl_version(s: &str) -> Result<Version, String> {
+    match s {
+        "2.14" => Ok(Version::V2_14),
+        "2.24" => Ok(Version::V2_24),
+        _ => Err(format!("unknown HCL version {s:?} (expected 2.14 or 2.24; a Terraform release is --terraform-version)")),
+    }
+}
+
+/// `--terraform-version`: `1.6` to `1.15` (or the exact release).
+pub fn parse_terraform_version(s: &str) -> Result<TerraformVersion, String> {
+    TerraformVersion::parse(s).ok_or_else(|| hclspec_protocol::unknown_terraform_version(s))
+}
+
+impl CommonArgs {
+    /// The profile whose expectations count: the Terraform release when
+    /// one is named, else the HCL version.
+    pub fn profile(&self) -> Version {
+        self.terraform_version
+            .map_or(self.hcl_version, Version::Terraform)
+    }
+
+    /// `--terraform-version` with `--hcl-version 2.14` is a contradiction.
+    pub fn check_profile(&self) -> anyhow::Result<()> {
+        if self.terraform_version.is_some() && self.hcl_version == Version::V2_14 {
+            anyhow::bail!(
+                "--terraform-version names a Terraform release, which is not --hcl-version 2.14"
+            );
+        }
+        Ok(())
+    }
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -342,7 +378,7 @@ impl EngineSpec {
         Ok(match self {
             EngineSpec::Reference => (
                 Box::new(InProcess::new(
-                    common.hcl_version,
+                    common.profile(),
                     common.timeout,
                     common.max_restarts,
                 )),
@@ -391,16 +427,16 @@ fn run_engine(
     oracle: Option<Oracle>,
 ) -> Result<Report> {
     let selector = common.corpus.selector()?;
-    let (planned, without) = runner::plan(corpus, &selector, common.hcl_version);
+    let (planned, without) = runner::plan(corpus, &selector, common.profile());
     if planned.is_empty() {
         bail!(
             "no case to run: {without} selected cases, none with a {} expectation",
-            common.hcl_version
+            common.profile()
         );
     }
     let (mut engine, info) = spec.start(common)?;
     let opts = RunOptions {
-        version: common.hcl_version,
+        version: common.profile(),
         level,
         numbers: common.numbers,
         skips,

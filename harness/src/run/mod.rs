@@ -359,7 +359,14 @@ pub struct EngineInfo {
 pub struct Report {
     pub report_version: u32,
     pub engine: EngineInfo,
+    /// The profile: `"2.14"` or `"2.24"` here, with an older Terraform
+    /// release in `terraform_version`.
+    #[serde(serialize_with = "serialize_hcl_part")]
     pub hcl_version: Version,
+    /// The Terraform release whose expectations counted, when older than
+    /// 1.15 (the `2.24` profile).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terraform_version: Option<&'static str>,
     pub level: Level,
     pub numbers: Numbers,
     pub elapsed_seconds: f64,
@@ -389,6 +396,21 @@ impl Report {
         let c = self.counts();
         c.failures() == 0 && !(strict_skips && c.get(Status::UnexpectedPass) > 0)
     }
+}
+
+/// The release of a profile that is an older Terraform's.
+pub fn older_terraform(version: Version) -> Option<&'static str> {
+    (version != Version::V2_24)
+        .then(|| version.terraform())
+        .flatten()
+        .map(|t| t.as_str())
+}
+
+fn serialize_hcl_part<S: serde::Serializer>(v: &Version, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match v {
+        Version::V2_14 => "2.14",
+        Version::Terraform(_) => "2.24",
+    })
 }
 
 /// Runs the planned cases on `engine`. `progress` sees every case as it
@@ -444,6 +466,7 @@ pub fn run(
         report_version: REPORT_VERSION,
         engine: info,
         hcl_version: opts.version,
+        terraform_version: older_terraform(opts.version),
         level: opts.level,
         numbers: opts.numbers,
         elapsed_seconds: elapsed.as_secs_f64(),
@@ -513,7 +536,7 @@ fn judge(p: &Planned, exchange: Exchange, opts: &RunOptions) -> CaseReport {
                 &response.outcome,
                 CompareOptions {
                     level: opts.level,
-                    zero_sign: opts.oracle != Some(Oracle::Terraform),
+                    zero_sign: !matches!(opts.oracle, Some(Oracle::Terraform(_))),
                     ..CompareOptions::default()
                 },
             );

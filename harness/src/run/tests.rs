@@ -404,7 +404,7 @@ fn oracle_engines_are_judged_as_verify_judges_them() {
             .collect::<Vec<_>>()
     };
     assert_eq!(
-        statuses(Some(Oracle::Terraform)),
+        statuses(Some(Oracle::TERRAFORM)),
         owned(&[
             ("wrapped", Status::Pass),
             ("wrapped-phase", Status::ErrorMismatch),

@@ -268,11 +268,14 @@ pub fn summary(report: &Report) -> String {
     } else {
         0.0
     };
+    let profile = match report.terraform_version {
+        Some(t) => format!("Terraform {t}"),
+        None => format!("HCL {}", report.hcl_version),
+    };
     let mut out = format!(
-        "engine {} ({}), HCL {}, level {}, numbers {}\n",
+        "engine {} ({}), {profile}, level {}, numbers {}\n",
         report.engine.name,
         report.engine.mode,
-        report.hcl_version,
         report.level,
         match report.numbers {
             Numbers::Exact => "exact",

@@ -15,7 +15,7 @@ use crate::goquote::go_quote;
 use crate::parser::did_you_mean;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::Feature;
 
 /// A body as the decoder sees it: where its iterator variables come from,
 /// and whether it stands for blocks of an unknown `for_each`.
@@ -318,7 +318,7 @@ impl Decoder<'_> {
         let attr = |name: &str| spec_attrs.iter().find(|a| a.name == name).copied();
         // HCL 2.24 checks the iterator before evaluating for_each; 2.14
         // after checking the value.
-        let early_iterator = if self.ctx.version == HclVersion::V2_24 {
+        let early_iterator = if self.ctx.version.has(Feature::DynamicIteratorFirst) {
             Some(iterator_name(attr("iterator"), real_type)?)
         } else {
             None

@@ -11,7 +11,7 @@ use crate::functions::{self, CallError, ClosureOutcome};
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 const INVALID_EXPANSION: &str = "Invalid expanding argument value";
 const INVALID_ARGUMENT: &str = "Invalid function argument";
@@ -42,7 +42,9 @@ const UNKNOWN_PROVIDER_FUNCTION: &str = "Unknown provider function";
 /// The built-in function a call names, in the profile's namespaces.
 fn lookup(name: &str, version: HclVersion) -> Option<&'static functions::Function> {
     match (version, name.strip_prefix(CORE_NAMESPACE)) {
-        (HclVersion::V2_24, Some(base)) => functions::lookup_for(base, version),
+        (v, Some(base)) if v.has(Feature::NamespacedFunctions) => {
+            functions::lookup_for(base, version)
+        }
         _ => functions::lookup_for(name, version),
     }
 }
@@ -53,7 +55,7 @@ fn lookup(name: &str, version: HclVersion) -> Option<&'static functions::Functio
 /// function, explaining what is wrong with the namespace.
 fn unknown_function(name: &str, version: HclVersion, span: Span) -> Error {
     let (namespace, base) = match (version, name.rfind("::")) {
-        (HclVersion::V2_24, Some(at)) => name.split_at(at + 2),
+        (v, Some(at)) if v.has(Feature::NamespacedFunctions) => name.split_at(at + 2),
         _ => {
             let suggestion = crate::parser::did_you_mean(name, &functions::names_for(version));
             let detail = format!("There is no function named {}.{suggestion}", go_quote(name));

@@ -15,7 +15,7 @@ use std::cmp::Ordering;
 
 use crate::number::Number;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::Feature;
 
 const INCONSISTENT_TYPES: &str = "Inconsistent conditional result types";
 
@@ -82,7 +82,10 @@ pub(super) fn conditional<'a>(
     let marked = cond_marked || true_marked || false_marked;
     if !cond.is_known() {
         // HCL 2.24: two null results make a null whatever the condition.
-        if ev.version() == HclVersion::V2_24 && true_val.is_null() && false_val.is_null() {
+        if ev.version().has(Feature::UnknownConditionOfNulls)
+            && true_val.is_null()
+            && false_val.is_null()
+        {
             return (Value::Null(result_ty).mark_if(marked), diags);
         }
         return (

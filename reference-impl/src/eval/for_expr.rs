@@ -10,7 +10,7 @@ use crate::error::{Error, Span};
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::Feature;
 
 const INVALID_CONDITION: &str = "Invalid 'for' condition";
 const INVALID_KEY: &str = "Invalid object key";
@@ -48,7 +48,11 @@ pub(super) fn for_expr<'a>(ev: &mut Evaluator<'a>, f: &'a ForExpr, _span: Span) 
     // HCL 2.14 stops at an unknown collection before checking the
     // condition; HCL 2.24 checks the condition first and adds its mark.
     let known = collection.is_known();
-    if !known && ev.version() == HclVersion::V2_14 {
+    if !known
+        && !ev
+            .version()
+            .has(Feature::ForConditionBeforeUnknownCollection)
+    {
         return (Value::dynamic_unknown(), diags);
     }
     let mut condition_marked = false;

