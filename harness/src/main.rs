@@ -109,6 +109,10 @@ enum Command {
         /// have one right answer.
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
         repeat: u32,
+        /// How many oracles to verify at once (each prints its lines
+        /// together when it is done).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+        jobs: u32,
     },
     /// Ask the oracles for the cases of FILEs that have no expectation
     /// and write the answers into the files.
@@ -206,7 +210,8 @@ fn main() -> ExitCode {
             corpus,
             details,
             repeat,
-        } => cli::verify(&oracle, &corpus, &details, repeat as usize),
+            jobs,
+        } => cli::verify(&oracle, &corpus, &details, repeat as usize, jobs as usize),
         Command::Record {
             oracle,
             corpus,

@@ -117,22 +117,23 @@ impl DetailTally {
         self.differing.push(text);
     }
 
-    /// Prints the figure (and with `show`, every difference); false when
+    /// Writes the figure (and with `show`, every difference); false when
     /// the agreement is under `floor` percent.
-    pub fn report(&self, show: bool, floor: Option<u32>) -> bool {
+    pub fn report(&self, show: bool, floor: Option<u32>, out: &mut String) -> bool {
         if self.compared == 0 && floor.is_none() {
             // An oracle of a dialect the reference does not implement.
             return true;
         }
         if show {
             for text in &self.differing {
-                println!("{text}");
+                let _ = writeln!(out, "{text}");
             }
         }
         let tenths = (self.equal * 1000)
             .checked_div(self.compared)
             .unwrap_or_default();
-        println!(
+        let _ = writeln!(
+            out,
             "reference error details: {} of {} equal the {} oracle's ({}.{}%)",
             self.equal,
             self.compared,
@@ -145,7 +146,8 @@ impl DetailTally {
         };
         let enough = self.compared > 0 && self.equal * 100 >= floor as usize * self.compared;
         if !enough {
-            println!(
+            let _ = writeln!(
+            out,
                 "the reference's error details agree with the {} oracle's less often than the required {floor}%",
                 self.oracle.as_str()
             );

@@ -2,6 +2,7 @@
 //! implementations, each profile against its own oracle.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -11,7 +12,7 @@ use clap::Args;
 
 use hclspec::engine::{Child, Engine};
 use hclspec::locate;
-use hclspec::record::{expectation_from, record_file, same_expectation, RecordOptions};
+use hclspec::record::{crash_line, expectation_from, record_file, same_expectation, RecordOptions};
 use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
 use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
 use hclspec_protocol::{Expect, Outcome, Request, Version};
@@ -153,23 +154,90 @@ struct Tally {
 }
 
 /// Every recorded expectation against its profile's oracle, and the
-/// reference's error details against the oracle's.
+/// reference's error details against the oracle's. `jobs` oracles run at
+/// once (each oracle's lines are printed together when it is done).
 pub fn verify(
     oracle_args: &OracleArgs,
     args: &CorpusArgs,
     detail_args: &DetailArgs,
     repeat: usize,
+    jobs: usize,
 ) -> Result<ExitCode> {
     let corpus = args.load()?;
     let selected = args.selected(&corpus)?;
     let chosen = oracle_args.choose(corpus.origin.dir())?;
     let floors = detail_args.floors()?;
-    let mut failed = false;
-    for Chosen { oracle, command } in chosen {
+    let queue = std::sync::Mutex::new(
+        chosen
+            .into_iter()
+            .collect::<std::collections::VecDeque<_>>(),
+    );
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let first_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let Some(chosen) = queue.lock().expect("not poisoned").pop_front() else {
+                    break;
+                };
+                let job = VerifyJob {
+                    oracle_args,
+                    detail_args,
+                    floors: &floors,
+                    repeat,
+                };
+                let mut out = String::new();
+                match job.run(chosen, &selected, &mut out) {
+                    Ok(ok) => {
+                        if !ok {
+                            failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                        }
+                    }
+                    Err(e) => {
+                        failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                        first_error.lock().expect("not poisoned").get_or_insert(e);
+                    }
+                }
+                let mut stdout = std::io::stdout().lock();
+                let _ = std::io::Write::write_all(&mut stdout, out.as_bytes());
+                let _ = std::io::Write::flush(&mut stdout);
+            });
+        }
+    });
+    if let Some(e) = first_error.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    Ok(if failed.into_inner() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What verifying one oracle needs besides the oracle and the cases.
+struct VerifyJob<'a> {
+    oracle_args: &'a OracleArgs,
+    detail_args: &'a DetailArgs,
+    floors: &'a BTreeMap<Oracle, u32>,
+    repeat: usize,
+}
+
+impl VerifyJob<'_> {
+    /// Verifies the expectations `oracle` judges, writing what it finds to
+    /// `out`; whether everything agreed.
+    fn run(
+        &self,
+        Chosen { oracle, command }: Chosen,
+        selected: &[(&CaseFile, &Case)],
+        out: &mut String,
+    ) -> Result<bool> {
+        let (oracle_args, detail_args, floors, repeat) =
+            (self.oracle_args, self.detail_args, self.floors, self.repeat);
+        let mut failed = false;
         // The cases this oracle judges, with how far.
         let mut todo: Vec<(&CaseFile, &Case, Version, &Expect, Option<VerifyMode>)> = Vec::new();
         let mut tally = Tally::default();
-        for (file, case) in &selected {
+        for (file, case) in selected {
             for version in case.test_versions() {
                 if Oracle::for_profile(case.dialect, version) != oracle {
                     continue;
@@ -184,18 +252,19 @@ pub fn verify(
             }
         }
         if todo.is_empty() && tally.not_expressible == 0 {
-            continue;
+            return Ok(true);
         }
         let command = match command {
             Ok(c) => c,
             Err(why) => {
-                println!(
+                let _ = writeln!(
+                    out,
                     "not verified against {} ({}): {} expectations: {why}",
                     oracle.as_str(),
                     oracle.describe(),
                     todo.len()
                 );
-                continue;
+                return Ok(true);
             }
         };
         let mut child = oracle_args.spawn(&command)?;
@@ -252,15 +321,15 @@ pub fn verify(
                 None => tally.agree += 1,
                 Some(text) => {
                     tally.disagree += 1;
-                    println!(
+                    let _ = writeln!(
+                        out,
                         "DISAGREE {} ({}::{} @{version}, {})",
                         file.display,
                         file.name,
                         case.id,
                         oracle.as_str()
                     );
-                    print!("{text}");
-                    println!();
+                    let _ = writeln!(out, "{text}");
                 }
             }
         }
@@ -287,18 +356,14 @@ pub fn verify(
         if child.restarts() > 0 {
             summary.push_str(&format!(" (restarted {} times)", child.restarts()));
         }
-        println!("{summary}");
+        let _ = writeln!(out, "{summary}");
         if repeat > 1 {
-            failed |= !stability.report(oracle, repeat, requests.len());
+            failed |= !stability.report(oracle, repeat, requests.len(), out);
         }
         failed |= tally.disagree > 0;
-        failed |= !details.report(detail_args.show_details, floors.get(&oracle).copied());
+        failed |= !details.report(detail_args.show_details, floors.get(&oracle).copied(), out);
+        Ok(!failed)
     }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 /// How an oracle's answers to the same requests changed from one round of
@@ -319,7 +384,10 @@ impl Stability {
         first: &Result<Outcome, String>,
         again: &Result<Outcome, String>,
     ) {
+        // A crash is compared by its panic line: the rest of its text
+        // (goroutines, addresses) is one run's.
         let recordable = |a: &Result<Outcome, String>| match a {
+            Ok(Outcome::Crash(message)) => Ok(Expect::Crash(Some(crash_line(message)))),
             Ok(outcome) => expectation_from(outcome.clone()),
             Err(e) => Err(e.clone()),
         };
@@ -348,21 +416,24 @@ impl Stability {
         }
     }
 
-    /// Prints what changed; whether every recordable answer stayed.
-    fn report(&self, oracle: Oracle, repeat: usize, asked: usize) -> bool {
+    /// Writes what changed; whether every recordable answer stayed.
+    fn report(&self, oracle: Oracle, repeat: usize, asked: usize, out: &mut String) -> bool {
         for (name, (first, other)) in &self.unstable {
-            println!(
+            let _ = writeln!(
+                out,
                 "UNSTABLE {name} ({}): the oracle answered\n  {first}\nand then\n  {other}\n",
                 oracle.as_str()
             );
         }
         for (name, (first, other)) in &self.detail_changed {
-            println!(
+            let _ = writeln!(
+                out,
                 "detail changes {name} ({}): {first:?}, then {other:?}",
                 oracle.as_str()
             );
         }
-        println!(
+        let _ = writeln!(
+            out,
             "asked {} {repeat} times for {asked} expectations: {} answers changed, {} more error details changed",
             oracle.as_str(),
             self.unstable.len(),
