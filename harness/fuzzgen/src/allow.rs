@@ -209,9 +209,11 @@ fn parse_entry(item: &Json) -> Result<Entry, String> {
     let oracle = match text("oracle").as_deref() {
         Some("go") => OracleKind::Go,
         Some("hclrs") => OracleKind::HclRs,
+        Some("terraform") => OracleKind::Terraform,
+        Some("terraform-0.11") => OracleKind::Terraform011,
         other => {
             return Err(format!(
-                "{id}: `oracle` must be \"go\" or \"hclrs\", not {other:?}"
+                "{id}: `oracle` must be \"go\", \"hclrs\", \"terraform\" or \"terraform-0.11\", not {other:?}"
             ))
         }
     };

@@ -15,6 +15,10 @@ pub enum Profile {
     Go,
     /// Against hcl-rs: no functions, no unknowns, mostly exact numbers.
     HclRs,
+    /// Against real Terraform 1.15 (HCL 2.24): Terraform's functions
+    /// (also through `core::`), sensitive values, unknowns, strings
+    /// beyond the Basic Multilingual Plane.
+    Terraform,
 }
 
 /// Functions both the reference and the Go oracle implement.
@@ -27,13 +31,24 @@ impl Profile {
     /// The functions a generated call may name.
     pub fn functions(self) -> &'static [&'static str] {
         match self {
-            Profile::Eval | Profile::Go => SHARED_FUNCTIONS,
+            Profile::Eval | Profile::Go | Profile::Terraform => SHARED_FUNCTIONS,
             Profile::HclRs => &[],
         }
     }
 
     pub fn allows_unknowns(self) -> bool {
         !matches!(self, Profile::HclRs)
+    }
+
+    /// Whether calls may name any of Terraform's functions
+    /// ([`crate::gen::tf_funcs`]), with or without `core::`.
+    pub fn terraform_functions(self) -> bool {
+        self == Profile::Terraform
+    }
+
+    /// Whether scope values may be sensitive.
+    pub fn allows_sensitive(self) -> bool {
+        self == Profile::Terraform
     }
 }
 
@@ -72,10 +87,11 @@ pub enum Construct {
     EdgeNumbers,
     EdgeStrings,
     Noise,
+    Sensitive,
 }
 
 impl Construct {
-    pub const ALL: [Construct; 32] = [
+    pub const ALL: [Construct; 33] = [
         Construct::Arithmetic,
         Construct::Comparison,
         Construct::Equality,
@@ -108,9 +124,10 @@ impl Construct {
         Construct::EdgeNumbers,
         Construct::EdgeStrings,
         Construct::Noise,
+        Construct::Sensitive,
     ];
 
-    fn bit(self) -> u32 {
+    fn bit(self) -> u64 {
         1 << (self as u32)
     }
 }
@@ -119,7 +136,7 @@ impl Construct {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swarm {
     pub profile: Profile,
-    enabled: u32,
+    enabled: u64,
     /// How deeply expressions nest.
     pub max_depth: u32,
     /// How many expression nodes one case may have.
@@ -149,7 +166,7 @@ impl Swarm {
     pub fn full(profile: Profile) -> Swarm {
         let mut s = Swarm {
             profile,
-            enabled: u32::MAX,
+            enabled: u64::MAX,
             max_depth: 4,
             max_nodes: 24,
             ill_typed_pct: 3,
@@ -165,7 +182,7 @@ impl Swarm {
     /// Draws a configuration. Each construct is on with probability one
     /// half (swarm testing); an exhausted input gets everything on.
     pub fn arbitrary(u: &mut Unstructured<'_>, profile: Profile) -> Swarm {
-        let off: u32 = u.arbitrary().unwrap_or(0);
+        let off: u64 = u.arbitrary().unwrap_or(0);
         let mut s = Swarm {
             profile,
             enabled: !off,
@@ -202,6 +219,9 @@ impl Swarm {
     fn apply_profile(&mut self) {
         if !self.profile.allows_unknowns() {
             self.set(Construct::Unknowns, false);
+        }
+        if !self.profile.allows_sensitive() {
+            self.set(Construct::Sensitive, false);
         }
         if self.profile.functions().is_empty() {
             self.set(Construct::Calls, false);

@@ -21,7 +21,9 @@ pub mod triage;
 
 pub use config::{Construct, Profile, Swarm};
 pub use diff::{Class, DiffResult, Divergence};
-pub use oracle::{Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle};
+pub use oracle::{
+    Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle, TerraformOracle,
+};
 pub use runner::{Mode, Runner, Target};
 
 /// What the unit tests of several modules share.
@@ -94,5 +96,13 @@ pub mod targets {
 
     pub fn diff_hclrs(data: &[u8]) {
         runner().run_diff_hclrs(data);
+    }
+
+    pub fn diff_terraform(data: &[u8]) {
+        runner().run_diff_terraform(data);
+    }
+
+    pub fn diff_hil(data: &[u8]) {
+        runner().run_diff_hil(data);
     }
 }

@@ -20,10 +20,26 @@ const MAX_VALUE_DEPTH: usize = 4;
 /// Shrinks `req` while `still` holds, asking it at most `budget` times.
 /// `still` must hold for `req` itself.
 pub fn minimize(req: &Request, budget: usize, still: &mut dyn FnMut(&Request) -> bool) -> Request {
+    minimize_batched(req, budget, &mut |candidates| {
+        candidates.iter().position(|c| still(c))
+    })
+}
+
+/// Shrinks `req` as [`minimize`] does, but offers the candidates of each
+/// step together: `first` answers the index of the first candidate that
+/// still diverges, and may evaluate them all at once (an oracle that
+/// answers a batch in about the time of one case), or one by one until
+/// one holds. A step that finds none charges every candidate to `budget`,
+/// a step that finds one the candidates up to it.
+pub fn minimize_batched(
+    req: &Request,
+    budget: usize,
+    first: &mut dyn FnMut(&[Request]) -> Option<usize>,
+) -> Request {
     let mut m = Shrinker {
         best: req.clone(),
         budget,
-        still,
+        first,
     };
     m.source();
     m.scope();
@@ -34,34 +50,61 @@ pub fn minimize(req: &Request, budget: usize, still: &mut dyn FnMut(&Request) ->
 struct Shrinker<'a> {
     best: Request,
     budget: usize,
-    still: &'a mut dyn FnMut(&Request) -> bool,
+    first: &'a mut dyn FnMut(&[Request]) -> Option<usize>,
 }
 
 impl Shrinker<'_> {
-    /// Tries a candidate; keeps it when the divergence persists.
-    fn try_req(&mut self, candidate: Request) -> bool {
-        if self.budget == 0 {
-            return false;
+    /// Tries candidates in order; keeps the first for which the divergence
+    /// persists, and answers its index.
+    fn try_first(&mut self, mut candidates: Vec<Request>) -> Option<usize> {
+        candidates.truncate(self.budget);
+        if candidates.is_empty() {
+            return None;
         }
-        self.budget -= 1;
-        if (self.still)(&candidate) {
-            self.best = candidate;
-            true
-        } else {
-            false
+        match (self.first)(&candidates) {
+            Some(i) if i < candidates.len() => {
+                self.budget -= i + 1;
+                self.best = candidates.swap_remove(i);
+                Some(i)
+            }
+            _ => {
+                self.budget -= candidates.len();
+                None
+            }
         }
     }
 
-    /// Tries a source that is shorter, or as long and smaller bytewise, so
-    /// that shrinking always ends.
-    fn try_source(&mut self, source: String) -> bool {
+    /// Tries a candidate; keeps it when the divergence persists.
+    fn try_req(&mut self, candidate: Request) -> bool {
+        self.try_first(vec![candidate]).is_some()
+    }
+
+    /// Whether `source` is shorter than the best one, or as long and
+    /// smaller bytewise, so that shrinking always ends.
+    fn smaller(&self, source: &str) -> bool {
         let cur = &self.best.source;
-        if (source.len(), source.as_bytes()) >= (cur.len(), cur.as_bytes()) {
-            return false;
+        (source.len(), source.as_bytes()) < (cur.len(), cur.as_bytes())
+    }
+
+    /// Tries sources in order (those not smaller than the best are left
+    /// out); keeps the first that still diverges, and answers its index
+    /// in `sources`.
+    fn try_sources(&mut self, sources: Vec<String>) -> Option<usize> {
+        let mut at = Vec::new();
+        let mut candidates = Vec::new();
+        for (i, source) in sources.into_iter().enumerate() {
+            if self.smaller(&source) {
+                let mut c = self.best.clone();
+                c.source = source;
+                candidates.push(c);
+                at.push(i);
+            }
         }
-        let mut c = self.best.clone();
-        c.source = source;
-        self.try_req(c)
+        self.try_first(candidates).map(|k| at[k])
+    }
+
+    fn try_source(&mut self, source: String) -> bool {
+        self.try_sources(vec![source]).is_some()
     }
 
     fn source(&mut self) {
@@ -102,14 +145,7 @@ impl Shrinker<'_> {
             }
             candidates.extend(ATOMS.iter().map(|a| format!("{before}{a}{after}")));
             candidates.push(format!("{before}{after}"));
-            let mut changed = false;
-            for c in candidates {
-                if self.try_source(c) {
-                    changed = true;
-                    break;
-                }
-            }
-            if !changed {
+            if self.try_sources(candidates).is_none() {
                 i += 1;
             }
         }
@@ -129,9 +165,11 @@ impl Shrinker<'_> {
             let before = toks[..b.open].concat();
             let after = toks[b.close + 1..].concat();
             let body = toks[b.body.0..b.body.1].concat();
-            let changed = self.try_source(format!("{before}{after}"))
-                || self.try_source(format!("{before}{body}{after}"));
-            if !changed {
+            let tried = self.try_sources(vec![
+                format!("{before}{after}"),
+                format!("{before}{body}{after}"),
+            ]);
+            if tried.is_none() {
                 i += 1;
             }
         }
@@ -141,19 +179,25 @@ impl Shrinker<'_> {
     fn chunks(&mut self) {
         let mut n = tokenize(&self.best.source).len() / 2;
         while n >= 1 {
+            // Short runs are tried at every offset, long ones aligned to
+            // their length; after a deletion the same offset is tried
+            // again.
+            let step = if n < FINE_CHUNK { 1 } else { n };
             let mut start = 0;
             loop {
                 let src = self.best.source.clone();
                 let toks = tokenize(&src);
-                if start >= toks.len() {
-                    break;
-                }
-                let end = (start + n).min(toks.len());
-                let candidate = format!("{}{}", toks[..start].concat(), toks[end..].concat());
-                if !self.try_source(candidate) {
-                    // Short runs are tried at every offset, long ones
-                    // aligned to their length.
-                    start += if n < FINE_CHUNK { 1 } else { n };
+                let starts: Vec<usize> = (start..toks.len()).step_by(step).collect();
+                let candidates: Vec<String> = starts
+                    .iter()
+                    .map(|&at| {
+                        let end = (at + n).min(toks.len());
+                        format!("{}{}", toks[..at].concat(), toks[end..].concat())
+                    })
+                    .collect();
+                match self.try_sources(candidates) {
+                    Some(k) => start = starts[k],
+                    None => break,
                 }
             }
             n /= 2;
@@ -169,12 +213,16 @@ impl Shrinker<'_> {
         let mut i = 0;
         loop {
             let src = self.best.source.clone();
-            let Some((at, c)) = src.char_indices().nth(i) else {
-                return;
-            };
-            let candidate = format!("{}{}", &src[..at], &src[at + c.len_utf8()..]);
-            if !self.try_source(candidate) {
-                i += 1;
+            let cuts: Vec<(usize, String)> = src
+                .char_indices()
+                .enumerate()
+                .skip(i)
+                .map(|(n, (at, c))| (n, format!("{}{}", &src[..at], &src[at + c.len_utf8()..])))
+                .collect();
+            let (at, sources): (Vec<usize>, Vec<String>) = cuts.into_iter().unzip();
+            match self.try_sources(sources) {
+                Some(k) => i = at[k],
+                None => return,
             }
         }
     }
@@ -257,17 +305,16 @@ impl Shrinker<'_> {
             let Some(Ok(value)) = self.best.scope.get(name).map(TypedValue::decode) else {
                 return;
             };
-            let mut progressed = false;
-            for smaller in smaller_values(&value, 0) {
-                let mut c = self.best.clone();
-                c.scope
-                    .insert(name.to_string(), TypedValue::encode(&smaller));
-                if self.try_req(c) {
-                    progressed = true;
-                    break;
-                }
-            }
-            if !progressed || self.budget == 0 {
+            let candidates: Vec<Request> = smaller_values(&value, 0)
+                .into_iter()
+                .map(|smaller| {
+                    let mut c = self.best.clone();
+                    c.scope
+                        .insert(name.to_string(), TypedValue::encode(&smaller));
+                    c
+                })
+                .collect();
+            if self.try_first(candidates).is_none() || self.budget == 0 {
                 return;
             }
         }

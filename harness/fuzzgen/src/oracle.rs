@@ -22,6 +22,10 @@ pub enum OracleKind {
     Reference,
     Go,
     HclRs,
+    /// Real Terraform 1.15.5 (the Terraform oracle), for HCL 2.24.
+    Terraform,
+    /// Real Terraform 0.11.11, for the `hil-0.11` dialect.
+    Terraform011,
 }
 
 impl OracleKind {
@@ -30,13 +34,29 @@ impl OracleKind {
             OracleKind::Reference => "reference",
             OracleKind::Go => "go",
             OracleKind::HclRs => "hclrs",
+            OracleKind::Terraform => "terraform",
+            OracleKind::Terraform011 => "terraform-0.11",
         }
     }
 
     /// Whether the engine's `crash` answers are divergences (a library
     /// panicking on some input) rather than the oracle failing.
+    /// A real Terraform's `crash` (a Go panic inside Terraform, or a
+    /// Terraform run that hung) is Terraform's failure, as the Go oracle's is.
     pub fn crash_is_divergence(self) -> bool {
-        !matches!(self, OracleKind::Go)
+        !matches!(
+            self,
+            OracleKind::Go | OracleKind::Terraform | OracleKind::Terraform011
+        )
+    }
+
+    /// Whether the engine is a separate process (its answers cost a round
+    /// trip, so cases are sent to it in batches).
+    pub fn is_process(self) -> bool {
+        matches!(
+            self,
+            OracleKind::Go | OracleKind::Terraform | OracleKind::Terraform011
+        )
     }
 }
 
@@ -138,6 +158,15 @@ impl Oracle for HclRsOracle {
     }
 }
 
+/// Set to `off` to start no oracle process (the Go and Terraform ones):
+/// the differential targets then run only the generator and the
+/// reference's own checks, as `fuzz/ci` wants.
+pub const ORACLES_ENV: &str = "HCLSPEC_FUZZ_ORACLES";
+
+fn oracles_off() -> bool {
+    std::env::var(ORACLES_ENV).as_deref() == Ok("off")
+}
+
 /// Names the Go oracle program.
 pub const GO_ORACLE_ENV: &str = hclspec::locate::GO_ORACLE_ENV;
 
@@ -175,6 +204,9 @@ impl GoOracle {
     /// Starts the oracle found by [`go_oracle_program`], or `None` when it
     /// is not built.
     pub fn start() -> Option<Result<GoOracle, String>> {
+        if oracles_off() {
+            return Some(Err(format!("turned off by {ORACLES_ENV}=off")));
+        }
         let program = go_oracle_program()?;
         Some(GoOracle::spawn(program))
     }
@@ -244,6 +276,64 @@ impl Oracle for GoOracle {
                 })
                 .collect()
         })
+    }
+}
+
+/// A Terraform oracle (1.15.5, or 0.11.11 for the `hil-0.11` dialect):
+/// one persistent engine process that answers the requests it receives
+/// together in one Terraform run, so a batch is written to it whole
+/// (the window covers it) and its answers read back.
+pub struct TerraformOracle {
+    kind: OracleKind,
+    child: Child,
+}
+
+/// How many requests are written ahead of their answers to a Terraform
+/// oracle: a whole batch, so that the engine gathers it into one run.
+pub const TERRAFORM_WINDOW: usize = 1024;
+
+/// Our limit for the oldest request in flight: a batch's first answer
+/// comes when the whole Terraform run is done (the engine's own limit per
+/// Terraform command is 120 s, and it may retry halves of a batch).
+pub const TERRAFORM_CHILD_TIMEOUT: Duration = Duration::from_secs(900);
+
+impl TerraformOracle {
+    /// Starts the oracle of `kind` (Terraform or Terraform 0.11) as
+    /// `hclspec` finds it (`$HCLSPEC_TERRAFORM_ORACLE`,
+    /// `$HCLSPEC_TERRAFORM_0_11_ORACLE`, or the launcher `scripts/setup`
+    /// installs); `Err` says why it is not there.
+    pub fn start(kind: OracleKind, batch: usize) -> Result<TerraformOracle, String> {
+        if oracles_off() {
+            return Err(format!("turned off by {ORACLES_ENV}=off"));
+        }
+        let oracle = match kind {
+            OracleKind::Terraform => hclspec_corpus::Oracle::TERRAFORM,
+            OracleKind::Terraform011 => hclspec_corpus::Oracle::Terraform011,
+            other => return Err(format!("{} is not a Terraform oracle", other.name())),
+        };
+        let mut command = hclspec::locate::oracle_command(oracle, None)?;
+        command.extend(["--batch".to_string(), batch.max(1).to_string()]);
+        let child = Child::spawn(&command).map_err(|e| e.to_string())?;
+        Ok(TerraformOracle {
+            kind,
+            child: child
+                .with_timeout(TERRAFORM_CHILD_TIMEOUT)
+                .with_window(TERRAFORM_WINDOW),
+        })
+    }
+
+    pub fn restarts(&self) -> u32 {
+        self.child.restarts()
+    }
+}
+
+impl Oracle for TerraformOracle {
+    fn kind(&self) -> OracleKind {
+        self.kind
+    }
+
+    fn evaluate(&mut self, requests: &[Request]) -> Vec<Answer> {
+        run_child(&mut self.child, requests)
     }
 }
 

@@ -24,8 +24,10 @@ use crate::invariants::{
     check_range, check_unknown_consistency, check_value, unknown_scope, version_sensitive,
     with_version,
 };
-use crate::minimize::minimize;
-use crate::oracle::{Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle};
+use crate::minimize::{minimize, minimize_batched};
+use crate::oracle::{
+    Answer, GoOracle, HclRsOracle, Oracle, OracleKind, ReferenceOracle, TerraformOracle,
+};
 use crate::triage::{fine_signature, Recorded, Triage, TriageCase};
 
 /// The mode, from `HCLSPEC_FUZZ_MODE`.
@@ -43,6 +45,21 @@ pub const TRIAGE_ENV: &str = "HCLSPEC_FUZZ_TRIAGE";
 pub const GO_CASES_PER_INPUT: usize = 24;
 pub const HCLRS_CASES_PER_INPUT: usize = 16;
 pub const EVAL_CASES_PER_INPUT: usize = 8;
+pub const TERRAFORM_CASES_PER_INPUT: usize = 8;
+pub const HIL_CASES_PER_INPUT: usize = 8;
+
+/// Cases kept from input to input until a Terraform oracle answers them
+/// together: one `terraform plan` (or 0.11 `apply`) costs far more than a
+/// case in it, so the cases of many fuzz inputs share one. A divergence
+/// is therefore found a few inputs after the input that made it; its case
+/// is minimized and triaged as usual.
+pub const TERRAFORM_BATCH: usize = 256;
+pub const HIL_BATCH: usize = 340;
+
+/// Minimizing against a Terraform oracle offers each step's candidates
+/// together (one Terraform run for all), so its budget counts candidates
+/// considered, not runs.
+pub const MINIMIZE_BUDGET_TERRAFORM: usize = 2000;
 
 /// How many times a minimization may ask the engines again.
 pub const MINIMIZE_BUDGET_GO: usize = 600;
@@ -86,6 +103,21 @@ pub enum Target {
     Eval,
     DiffGo,
     DiffHclRs,
+    /// The reference as HCL 2.24 against real Terraform 1.15.
+    DiffTerraform,
+    /// The reference's `hil-0.11` dialect against real Terraform 0.11.
+    DiffHil,
+}
+
+impl Target {
+    /// The oracle a differential target compares with.
+    fn process_oracle(self) -> Option<OracleKind> {
+        match self {
+            Target::DiffTerraform => Some(OracleKind::Terraform),
+            Target::DiffHil => Some(OracleKind::Terraform011),
+            _ => None,
+        }
+    }
 }
 
 /// A triaged divergence.
@@ -145,6 +177,20 @@ enum GoState {
     Missing(String),
 }
 
+/// A Terraform oracle, started on first use.
+enum TfState {
+    NotStarted,
+    Running(TerraformOracle),
+    Missing(String),
+}
+
+/// Cases evaluated by the reference and waiting for a Terraform oracle.
+#[derive(Default)]
+struct Pending {
+    requests: Vec<Request>,
+    outcomes: Vec<Outcome>,
+}
+
 /// The state of a fuzzing process (or a test).
 pub struct Runner {
     pub mode: Mode,
@@ -153,6 +199,10 @@ pub struct Runner {
     reference: ReferenceOracle,
     hclrs: HclRsOracle,
     go: GoState,
+    terraform: TfState,
+    terraform_011: TfState,
+    pending_terraform: Pending,
+    pending_hil: Pending,
     pub stats: Stats,
     coarse: HashMap<String, u32>,
     pub found: Vec<Found>,
@@ -173,6 +223,10 @@ impl Runner {
             reference: ReferenceOracle::new(COMPARE_VERSION),
             hclrs: HclRsOracle,
             go: GoState::NotStarted,
+            terraform: TfState::NotStarted,
+            terraform_011: TfState::NotStarted,
+            pending_terraform: Pending::default(),
+            pending_hil: Pending::default(),
             stats: Stats::default(),
             coarse: HashMap::new(),
             found: Vec::new(),
@@ -205,6 +259,38 @@ impl Runner {
         }
         match &mut self.go {
             GoState::Running(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// A Terraform oracle (`Terraform` or `Terraform011`), started on
+    /// first use; `None` when it is not installed or does not start.
+    pub fn terraform(&mut self, kind: OracleKind) -> Option<&mut TerraformOracle> {
+        let (state, batch) = match kind {
+            OracleKind::Terraform011 => (&mut self.terraform_011, HIL_BATCH),
+            _ => (&mut self.terraform, TERRAFORM_BATCH),
+        };
+        if let TfState::NotStarted = state {
+            *state = match TerraformOracle::start(kind, batch) {
+                Ok(t) => TfState::Running(t),
+                Err(e) => TfState::Missing(e),
+            };
+        }
+        match state {
+            TfState::Running(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Why a Terraform oracle is not available, if it is not.
+    pub fn terraform_missing(&mut self, kind: OracleKind) -> Option<String> {
+        self.terraform(kind);
+        let state = match kind {
+            OracleKind::Terraform011 => &self.terraform_011,
+            _ => &self.terraform,
+        };
+        match state {
+            TfState::Missing(why) => Some(why.clone()),
             _ => None,
         }
     }
@@ -336,6 +422,118 @@ impl Runner {
         self.flush_stats();
     }
 
+    /// `diff_terraform`: generated cases in the Terraform profile, the
+    /// reference as HCL 2.24 against real Terraform 1.15, answered in
+    /// batches gathered across inputs ([`TERRAFORM_BATCH`]). Without the
+    /// oracle the cases only go through the reference's own checks (no
+    /// panic, error ranges inside the source).
+    pub fn run_diff_terraform(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let batch = gen_batch_filled(
+            data,
+            Profile::Terraform,
+            TERRAFORM_CASES_PER_INPUT,
+            Version::V2_24,
+        );
+        self.queue(Target::DiffTerraform, batch.requests);
+        self.flush_stats();
+    }
+
+    /// `diff_hil`: generated Terraform 0.11 strings and interpolations
+    /// (`crate::gen::hil`), the reference's `hil-0.11` dialect against
+    /// real Terraform 0.11.11, batched as `diff_terraform` is.
+    pub fn run_diff_hil(&mut self, data: &[u8]) {
+        self.stats.inputs += 1;
+        let requests = crate::gen::hil::gen_hil_batch(data, HIL_CASES_PER_INPUT);
+        self.queue(Target::DiffHil, requests);
+        self.flush_stats();
+    }
+
+    /// Evaluates `requests` with the reference and keeps them for the
+    /// target's oracle; answers the kept cases once there are a batch's
+    /// worth.
+    fn queue(&mut self, target: Target, requests: Vec<Request>) {
+        let (kind, size) = match target {
+            Target::DiffHil => (OracleKind::Terraform011, HIL_BATCH),
+            _ => (OracleKind::Terraform, TERRAFORM_BATCH),
+        };
+        if self.terraform(kind).is_none() {
+            // No oracle: the reference's own checks only.
+            for req in &requests {
+                if huge_exponent(&req.source) {
+                    self.stats.cases += 1;
+                    self.stats.skipped += 1;
+                    continue;
+                }
+                self.check_case(Target::Parse, req);
+            }
+            return;
+        }
+        for req in requests {
+            if huge_exponent(&req.source) {
+                self.stats.cases += 1;
+                self.stats.skipped += 1;
+                continue;
+            }
+            let outcome = self.reference.outcome(&req);
+            let pending = self.pending_mut(target);
+            pending.requests.push(req);
+            pending.outcomes.push(outcome);
+        }
+        if self.pending_mut(target).requests.len() >= size {
+            self.flush_pending(target);
+        }
+    }
+
+    fn pending_mut(&mut self, target: Target) -> &mut Pending {
+        match target {
+            Target::DiffHil => &mut self.pending_hil,
+            _ => &mut self.pending_terraform,
+        }
+    }
+
+    /// Answers the kept cases of `target` with its oracle and compares
+    /// them.
+    pub fn flush_pending(&mut self, target: Target) {
+        let Some(kind) = target.process_oracle() else {
+            return;
+        };
+        let Pending { requests, outcomes } = std::mem::take(self.pending_mut(target));
+        if requests.is_empty() {
+            return;
+        }
+        let Some(oracle) = self.terraform(kind) else {
+            return;
+        };
+        // A Terraform run with errors saves nothing: the oracle answers
+        // the failing cases and runs the rest again. Cases the reference
+        // expects to fail are sent apart from those it expects to succeed
+        // (and parse errors apart from evaluation errors, which a
+        // configuration that does not load hides), so that most runs
+        // either succeed or fail as a whole and none is run twice.
+        let mut groups: [Vec<usize>; 3] = Default::default();
+        for (i, o) in outcomes.iter().enumerate() {
+            let g = match o {
+                Outcome::Error(e) if e.phase == hclspec_protocol::ErrorPhase::Parse => 0,
+                Outcome::Error(_) => 1,
+                _ => 2,
+            };
+            groups[g].push(i);
+        }
+        let mut answers: Vec<Option<Answer>> = vec![None; requests.len()];
+        for group in groups.iter().filter(|g| !g.is_empty()) {
+            let part: Vec<Request> = group.iter().map(|&i| requests[i].clone()).collect();
+            for (&i, a) in group.iter().zip(oracle.evaluate(&part)) {
+                answers[i] = Some(a);
+            }
+        }
+        let answers: Vec<Answer> = answers
+            .into_iter()
+            .map(|a| a.unwrap_or_else(|| Answer::Poisoned("no answer".into())))
+            .collect();
+        self.tally(target, kind, &requests, &outcomes, &answers);
+    }
+
     fn tally(
         &mut self,
         target: Target,
@@ -396,7 +594,30 @@ impl Runner {
                     &self.allow,
                 ))
             }
+            Target::DiffTerraform | Target::DiffHil => self
+                .recheck_many(target, std::slice::from_ref(req))
+                .pop()
+                .flatten(),
         }
+    }
+
+    /// Checks cases again against a Terraform oracle, all in one batch.
+    fn recheck_many(&mut self, target: Target, reqs: &[Request]) -> Vec<Option<Divergence>> {
+        let Some(kind) = target.process_oracle() else {
+            return reqs.iter().map(|r| self.recheck(target, r)).collect();
+        };
+        let outcomes: Vec<Outcome> = reqs.iter().map(|r| self.reference.outcome(r)).collect();
+        let Some(oracle) = self.terraform(kind) else {
+            return vec![None; reqs.len()];
+        };
+        let answers = oracle.evaluate(reqs);
+        reqs.iter()
+            .zip(&outcomes)
+            .zip(&answers)
+            .map(|((req, outcome), answer)| {
+                diverged(compare_outcomes(kind, req, outcome, answer, &self.allow))
+            })
+            .collect()
     }
 
     /// A panic, or an error range outside the source.
@@ -565,14 +786,25 @@ impl Runner {
         d: Divergence,
         req: &Request,
     ) -> (Divergence, Request, Option<Found>) {
-        let budget = match target {
-            Target::DiffGo => MINIMIZE_BUDGET_GO,
-            _ => MINIMIZE_BUDGET_IN_PROCESS,
+        let same = |d2: &Divergence| d2.class == d.class && d2.signature == d.signature;
+        let minimized = match target {
+            Target::DiffTerraform | Target::DiffHil => {
+                minimize_batched(req, MINIMIZE_BUDGET_TERRAFORM, &mut |candidates| {
+                    self.recheck_many(target, candidates)
+                        .iter()
+                        .position(|r| r.as_ref().is_some_and(same))
+                })
+            }
+            _ => {
+                let budget = match target {
+                    Target::DiffGo => MINIMIZE_BUDGET_GO,
+                    _ => MINIMIZE_BUDGET_IN_PROCESS,
+                };
+                minimize(req, budget, &mut |candidate| {
+                    self.recheck(target, candidate).is_some_and(|d2| same(&d2))
+                })
+            }
         };
-        let minimized = minimize(req, budget, &mut |candidate| {
-            self.recheck(target, candidate)
-                .is_some_and(|d2| d2.class == d.class && d2.signature == d.signature)
-        });
         let d_min = self.recheck(target, &minimized).unwrap_or(d);
         let signature = fine_signature(&d_min.signature, &minimized);
         let known = self.found.iter().any(|f| f.signature == signature)
@@ -608,7 +840,12 @@ impl Runner {
     fn triage_case(&mut self, d: &Divergence, req: &Request, signature: &str) -> TriageCase {
         let mut req = req.clone();
         req.hcl_version = None;
-        let expect = self.record_expectation(&req);
+        let expect = match d.oracle {
+            OracleKind::Terraform | OracleKind::Terraform011 => {
+                self.record_terraform_expectation(d.oracle, &req)
+            }
+            _ => self.record_expectation(&req),
+        };
         let note = format!(
             "Found by fuzzing ({} against {}): {}. {}",
             d.oracle.name(),
@@ -623,6 +860,45 @@ impl Runner {
             request: req,
             expect,
             note: format!("{note} {}", d.headline).trim().to_string(),
+        }
+    }
+
+    /// For a Terraform divergence: Terraform 1.15's answer for 2.24 with
+    /// the Go oracle's for 2.14, or Terraform 0.11's for a `hil-0.11`
+    /// case.
+    fn record_terraform_expectation(&mut self, kind: OracleKind, req: &Request) -> Recorded {
+        let asked = match req.dialect {
+            Dialect::Hil011 => req.clone(),
+            Dialect::Hcl2 => with_version(req, Version::V2_24),
+        };
+        let answer = match self.terraform(kind) {
+            Some(t) => t.evaluate_one(&asked),
+            None => {
+                let why = self.terraform_missing(kind).unwrap_or_default();
+                return Recorded::Pending(format!("{} is not available ({why})", kind.name()));
+            }
+        };
+        let terraform = match oracle_expectation(kind, answer) {
+            Ok(e) => e,
+            Err(why) => return Recorded::Pending(why),
+        };
+        if req.dialect == Dialect::Hil011 {
+            return Recorded::Same(terraform);
+        }
+        let go = match self.go() {
+            Some(go) => go.evaluate_one(&with_version(req, Version::V2_14)),
+            None => {
+                let why = self.go_missing().unwrap_or_default();
+                return Recorded::Pending(format!("the Go oracle is not available ({why})"));
+            }
+        };
+        match oracle_expectation(OracleKind::Go, go) {
+            Ok(go) if go == terraform => Recorded::Same(go),
+            Ok(go) => Recorded::Oracles {
+                v2_14: go,
+                v2_24: terraform,
+            },
+            Err(why) => Recorded::Pending(why),
         }
     }
 
@@ -672,10 +948,15 @@ impl Runner {
             return;
         };
         self.stats_written = Instant::now();
-        let restarts = match &self.go {
+        let mut restarts = match &self.go {
             GoState::Running(g) => g.restarts(),
             _ => 0,
         };
+        for state in [&self.terraform, &self.terraform_011] {
+            if let TfState::Running(t) = state {
+                restarts += t.restarts();
+            }
+        }
         let doc = self
             .stats
             .to_json(self.started.elapsed().as_secs_f64(), restarts);
@@ -683,6 +964,16 @@ impl Runner {
         if std::fs::write(&tmp, doc.to_string()).is_ok() {
             let _ = std::fs::rename(&tmp, path);
         }
+    }
+}
+
+/// What an oracle's answer records as an expectation, or why it records
+/// none.
+fn oracle_expectation(kind: OracleKind, answer: Answer) -> Result<hclspec_protocol::Expect, String> {
+    match answer {
+        Answer::Outcome(o) => expect_of(&o, true)
+            .ok_or_else(|| format!("the {} oracle answered {}", kind.name(), outcome_line(&o))),
+        Answer::Poisoned(why) => Err(format!("the {} oracle failed: {why}", kind.name())),
     }
 }
 

@@ -34,6 +34,9 @@ pub enum Recorded {
     /// The Go oracle's answer for 2.14 and the reference's for 2.24, where
     /// the reference's versions differ.
     PerVersion { v2_14: Expect, v2_24: Expect },
+    /// The Go oracle's answer for 2.14 and real Terraform 1.15's for 2.24,
+    /// where they differ.
+    Oracles { v2_14: Expect, v2_24: Expect },
     /// No answer could be recorded, and why.
     Pending(String),
 }
@@ -64,6 +67,7 @@ impl Triage {
     pub fn open(root: PathBuf) -> Triage {
         let mut known = HashSet::new();
         collect_signatures(&root, &mut known, 0);
+        known.extend(shipped_signatures());
         Triage { root, known }
     }
 
@@ -126,6 +130,30 @@ impl Triage {
         std::fs::write(&path, from_json_doc(&case_document(&case)))?;
         Ok(Some(path))
     }
+}
+
+/// The file of known signatures that a fuzzer built for a fuzzing service
+/// finds next to its executable (written by `fuzz/seeds known`): there
+/// the repository's triage folder is not around.
+pub const KNOWN_FILE: &str = "hclspec-known-divergences.txt";
+
+/// The signatures of [`KNOWN_FILE`] next to the running executable, if
+/// there is one.
+fn shipped_signatures() -> Vec<String> {
+    let Some(file) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(KNOWN_FILE)))
+    else {
+        return Vec::new();
+    };
+    std::fs::read_to_string(file)
+        .map(|text| {
+            text.lines()
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Where cases the Go oracle failed on go.
@@ -307,6 +335,12 @@ pub fn case_document(case: &TriageCase) -> Json {
             c.insert("versions".into(), Json::Object(v));
             c.insert("upstream".into(), Json::String(UPSTREAM_UNVERIFIED.into()));
         }
+        Recorded::Oracles { v2_14, v2_24 } => {
+            let mut v = Map::new();
+            v.insert("2.14".into(), v2_14.to_json());
+            v.insert("2.24".into(), v2_24.to_json());
+            c.insert("versions".into(), Json::Object(v));
+        }
         Recorded::Pending(_) => {}
     }
     let mut note = case.note.clone();
@@ -323,6 +357,9 @@ pub fn case_document(case: &TriageCase) -> Json {
     c.insert("tags".into(), Json::Array(tags));
     let mut doc = Map::new();
     doc.insert("area".into(), Json::String(AREA.into()));
+    if req.dialect != hclspec_protocol::Dialect::Hcl2 {
+        doc.insert("dialect".into(), Json::String(req.dialect.as_str().into()));
+    }
     doc.insert("cases".into(), Json::Array(vec![Json::Object(c)]));
     Json::Object(doc)
 }

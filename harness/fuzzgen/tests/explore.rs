@@ -6,10 +6,10 @@
 //! T=go N=2000 S=0 cargo test --release -p hclspec-fuzzgen --test explore -- --ignored --nocapture
 //! ```
 //!
-//! `T` is `go`, `hclrs`, `eval` or `parse` (default `hclrs`); `N` inputs
-//! (default 300) starting at seed `S` (default 0).
+//! `T` is `go`, `hclrs`, `eval`, `parse`, `terraform` or `hil` (default
+//! `hclrs`); `N` inputs (default 300) starting at seed `S` (default 0).
 
-use hclspec_fuzzgen::{seeded_bytes, Mode, Runner};
+use hclspec_fuzzgen::{seeded_bytes, Mode, Runner, Target};
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -32,9 +32,13 @@ fn explore() {
             "go" => r.run_diff_go(&data),
             "eval" => r.run_eval(&data),
             "parse" => r.run_parse(&data),
+            "terraform" => r.run_diff_terraform(&data),
+            "hil" => r.run_diff_hil(&data),
             _ => r.run_diff_hclrs(&data),
         }
     }
+    r.flush_pending(Target::DiffTerraform);
+    r.flush_pending(Target::DiffHil);
     for f in &r.found {
         println!(
             "=== {}\n{}\nminimized: {} {:?} scope {}\n",

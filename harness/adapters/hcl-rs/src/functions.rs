@@ -72,10 +72,15 @@ fn refuse(why: &'static str) -> String {
     CALL.with(|c| c.borrow_mut().refused.get_or_insert(why).to_string())
 }
 
-/// Declares every function of `version` that hcl-rs can express, under its
-/// name and under `core::`.
-pub fn declare(ctx: &mut Context, version: HclVersion) {
+/// Declares every function of `version` that hcl-rs can express and that
+/// `source` names, under its name and under `core::`. A function whose
+/// name is not in the source text cannot be called; declaring the hundred
+/// and more others for every request cost more than evaluating it.
+pub fn declare(ctx: &mut Context, version: HclVersion, source: &str) {
     for (name, func) in TRAMPOLINES {
+        if !source.contains(name) {
+            continue;
+        }
         let known = hclspec_reference::functions::lookup_for(name, version).is_some();
         if !known || NOT_EXPRESSIBLE.contains(name) {
             continue;

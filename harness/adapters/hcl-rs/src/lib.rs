@@ -193,7 +193,7 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
         request.base_dir.as_ref().map(std::path::PathBuf::from),
     );
     let mut ctx = Context::new();
-    functions::declare(&mut ctx, version);
+    functions::declare(&mut ctx, version, source);
     // A scope value hcl-rs can not hold is left undeclared: the answer is
     // the adapter's only if evaluation then misses that variable (case
     // files share one scope, most of which a case does not use).

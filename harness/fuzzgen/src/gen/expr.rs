@@ -6,6 +6,7 @@ use arbitrary::Unstructured;
 use hclspec_reference::Type;
 
 use super::value::{gen_type, is_identifier, number_text, string_text, ATTR_NAMES, MAP_KEYS};
+use super::tf_funcs::{returns, Arg, Sig, JSON_TEXTS, TERRAFORM_FUNCTIONS};
 use super::{chance, pick, quote, Ref};
 use crate::config::{Construct as C, Swarm};
 
@@ -114,6 +115,8 @@ enum Prod {
     ForTuple,
     ForObject,
     Splat,
+    /// A call of one of Terraform's functions (the Terraform profile).
+    TfCall,
 }
 
 /// Names that `for` expressions and template `for` directives bind; some
@@ -221,6 +224,9 @@ impl<'g, 'd> ExprGen<'g, 'd> {
         add(Prod::TupleIndex, s.on(C::TupleCons) && s.on(C::Index));
         add(Prod::ObjectAttr, s.on(C::ObjectCons) && s.on(C::Attr));
         add(Prod::DynIndex, s.on(C::Index));
+        let tf_calls = s.profile.terraform_functions() && s.on(C::Calls);
+        add(Prod::TfCall, tf_calls);
+        add(Prod::TfCall, tf_calls);
         match ty {
             Type::Number => {
                 add(Prod::Arith, s.on(C::Arithmetic));
@@ -435,6 +441,83 @@ impl<'g, 'd> ExprGen<'g, 'd> {
             Prod::ForTuple => self.for_expr(ty, false, d),
             Prod::ForObject => self.for_expr(ty, true, d),
             Prod::Splat => self.splat(ty, d),
+            Prod::TfCall => self.tf_call(ty, d),
+        }
+    }
+
+    /// A call of a Terraform function whose result suits `ty` (or, when
+    /// none does, of any), sometimes through `core::`, sometimes with its
+    /// last argument expanded.
+    fn tf_call(&mut self, ty: &Type, d: u32) -> Frag {
+        let fitting: Vec<&Sig> = TERRAFORM_FUNCTIONS
+            .iter()
+            .filter(|s| returns(s.ret, ty))
+            .collect();
+        let sig = if fitting.is_empty() || chance(self.u, 5) {
+            &TERRAFORM_FUNCTIONS[self.u.choose_index(TERRAFORM_FUNCTIONS.len()).unwrap_or(0)]
+        } else {
+            fitting[self.u.choose_index(fitting.len()).unwrap_or(0)]
+        };
+        let mut args: Vec<Type> = sig.args.iter().map(|a| self.arg_type(*a, ty)).collect();
+        if let Some(more) = sig.more {
+            let n = self.u.int_in_range(0..=2).unwrap_or(0);
+            for _ in 0..n {
+                let t = self.arg_type(more, ty);
+                args.push(t);
+            }
+        }
+        let name = if chance(self.u, 15) {
+            format!("core::{}", sig.name)
+        } else {
+            sig.name.to_string()
+        };
+        let mut texts: Vec<String> = self.nested(|g| {
+            sig.args
+                .iter()
+                .chain(std::iter::repeat(&sig.more.unwrap_or(Arg::Any)))
+                .zip(&args)
+                .map(|(a, t)| g.arg_text(*a, t, d))
+                .collect()
+        });
+        if sig.more.is_some() && !texts.is_empty() && self.swarm.on(C::CallExpansion) && chance(self.u, 15) {
+            let last = texts.pop().unwrap_or_default();
+            texts.push(format!("[{last}]..."));
+        }
+        Frag::atom(format!("{name}({})", texts.join(", ")))
+    }
+
+    /// The type of an argument of kind `a` in a call wanted as `want`.
+    fn arg_type(&mut self, a: Arg, want: &Type) -> Type {
+        match a {
+            Arg::Str | Arg::JsonText => Type::String,
+            Arg::Num | Arg::Small => Type::Number,
+            Arg::Bool => Type::Bool,
+            Arg::ListStr => Type::list(Type::String),
+            Arg::ListNum => Type::list(Type::Number),
+            Arg::SetStr => Type::set(Type::String),
+            Arg::MapStr => Type::map(Type::String),
+            Arg::Want => want.clone(),
+            Arg::ListOfWant => {
+                if chance(self.u, 50) {
+                    Type::list(want.clone())
+                } else {
+                    Type::Tuple(vec![want.clone(); self.u.int_in_range(1..=2).unwrap_or(1)])
+                }
+            }
+            Arg::MapOfWant => Type::map(want.clone()),
+            Arg::Any => self.any_type(),
+        }
+    }
+
+    /// An argument's text: small literals where a count or a JSON
+    /// document is wanted, else an expression of its type.
+    fn arg_text(&mut self, a: Arg, ty: &Type, d: u32) -> String {
+        match a {
+            Arg::Small if chance(self.u, 60) => {
+                pick(self.u, &["0", "1", "2", "3", "-1", "10"]).to_string()
+            }
+            Arg::JsonText if chance(self.u, 70) => quote(pick(self.u, JSON_TEXTS)),
+            _ => self.expr(ty, d).text,
         }
     }
 

@@ -10,7 +10,9 @@
 //! error paths get compared too.
 
 mod expr;
+pub mod hil;
 mod template;
+pub mod tf_funcs;
 pub mod value;
 
 use std::collections::BTreeMap;
@@ -83,6 +85,16 @@ pub fn gen_batch_filled(data: &[u8], profile: Profile, cases: usize, version: Ve
     if data.is_empty() || data.len() >= want {
         return batch(data, profile, cases, version, data.is_empty());
     }
+    batch(&fill_stream(data, cases), profile, cases, version, false)
+}
+
+/// `data`, `data` xor 1, `data` xor 2, ... up to [`FILL_BYTES_PER_CASE`]
+/// bytes a case; `data` itself when it is long enough or empty.
+pub(crate) fn fill_stream(data: &[u8], cases: usize) -> Vec<u8> {
+    let want = cases.max(1) * FILL_BYTES_PER_CASE;
+    if data.is_empty() || data.len() >= want {
+        return data.to_vec();
+    }
     let mut stream = Vec::with_capacity(want);
     let mut round: u8 = 0;
     while stream.len() < want {
@@ -90,7 +102,7 @@ pub fn gen_batch_filled(data: &[u8], profile: Profile, cases: usize, version: Ve
         round = round.wrapping_add(1);
     }
     stream.truncate(want);
-    batch(&stream, profile, cases, version, false)
+    stream
 }
 
 /// How many bytes [`gen_batch_filled`] makes available per case.
@@ -132,10 +144,38 @@ pub fn gen_scope(u: &mut Unstructured<'_>, swarm: &Swarm) -> BTreeMap<String, Va
     for _ in 0..n {
         let name = pick(u, VAR_NAMES).to_string();
         let ty = gen_type(u, swarm, SCOPE_TYPE_DEPTH);
-        let value = gen_value(u, swarm, &ty, false);
+        let mut value = gen_value(u, swarm, &ty, false);
+        if swarm.on(Construct::Sensitive) && chance(u, 20) {
+            value = mark_somewhere(u, value);
+        }
         vars.insert(name, value);
     }
     vars
+}
+
+/// `v` marked sensitive: as a whole, or one attribute of an object or
+/// element of a tuple (Terraform's oracle cannot write a mark inside a
+/// list, set or map).
+fn mark_somewhere(u: &mut Unstructured<'_>, v: Value) -> Value {
+    let whole = chance(u, 50);
+    match v {
+        Value::Object(mut attrs) if !whole && !attrs.is_empty() => {
+            let i = u.choose_index(attrs.len()).unwrap_or(0);
+            if let Some(key) = attrs.keys().nth(i).cloned() {
+                if let Some(item) = attrs.remove(&key) {
+                    attrs.insert(key, item.mark());
+                }
+            }
+            Value::Object(attrs)
+        }
+        Value::Tuple(mut items) if !whole && !items.is_empty() => {
+            let i = u.choose_index(items.len()).unwrap_or(0);
+            let item = std::mem::replace(&mut items[i], Value::null(Type::Dynamic));
+            items[i] = item.mark();
+            Value::Tuple(items)
+        }
+        v => v.mark(),
+    }
 }
 
 /// A way to reach a value of a known type: a variable, or a traversal into
@@ -168,6 +208,11 @@ fn walk_value(text: String, v: &Value, depth: usize, swarm: &Swarm, out: &mut Ve
     if depth >= REF_DEPTH {
         return;
     }
+    // A sensitive value is reached as the value it marks.
+    let v = match v {
+        Value::Marked(inner) => &**inner,
+        v => v,
+    };
     match v {
         Value::Object(attrs) if swarm.on(Construct::Attr) => {
             for (k, item) in attrs {

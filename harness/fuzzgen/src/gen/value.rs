@@ -99,6 +99,9 @@ pub fn number_text(u: &mut Unstructured<'_>, swarm: &Swarm) -> &'static str {
 
 /// A string from the pools.
 pub fn string_text(u: &mut Unstructured<'_>, swarm: &Swarm) -> &'static str {
+    if swarm.profile == crate::config::Profile::Terraform && chance(u, 20) {
+        return pick(u, super::tf_funcs::TERRAFORM_STRINGS);
+    }
     if swarm.on(Construct::EdgeStrings) && chance(u, 30) {
         pick(u, EDGE_STRINGS)
     } else {
