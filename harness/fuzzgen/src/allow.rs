@@ -165,8 +165,8 @@ struct Facts<'a> {
 
 impl Entry {
     fn holds(&self, f: &Facts<'_>) -> bool {
-        self.rule.map_or(true, |r| rule_holds(r, f))
-            && self.matcher.as_ref().map_or(true, |m| m.holds(f))
+        self.rule.is_none_or(|r| rule_holds(r, f))
+            && self.matcher.as_ref().is_none_or(|m| m.holds(f))
     }
 }
 
@@ -180,15 +180,15 @@ impl Matcher {
             && self
                 .truth
                 .as_ref()
-                .map_or(true, |t| abstract_outcome(f.truth).contains(t.as_str()))
+                .is_none_or(|t| abstract_outcome(f.truth).contains(t.as_str()))
             && self
                 .tested
                 .as_ref()
-                .map_or(true, |t| abstract_outcome(f.tested).contains(t.as_str()))
+                .is_none_or(|t| abstract_outcome(f.tested).contains(t.as_str()))
             && self
                 .tested_detail
                 .as_ref()
-                .map_or(true, |t| detail_of(f.tested).contains(t.as_str()))
+                .is_none_or(|t| detail_of(f.tested).contains(t.as_str()))
     }
 }
 

@@ -21,7 +21,7 @@ const MAX_VALUE_DEPTH: usize = 4;
 /// `still` must hold for `req` itself.
 pub fn minimize(req: &Request, budget: usize, still: &mut dyn FnMut(&Request) -> bool) -> Request {
     minimize_batched(req, budget, &mut |candidates| {
-        candidates.iter().position(|c| still(c))
+        candidates.iter().position(&mut *still)
     })
 }
 

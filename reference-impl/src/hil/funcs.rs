@@ -499,6 +499,15 @@ fn formatlist(a: &[Val]) -> Result<Val, String> {
     let Some(n) = n else {
         return Err("formatlist requires at least one list argument".into());
     };
+    // An empty list before a longer one passes the length check (a length
+    // of 0 is taken as "none seen yet"), and Terraform then indexes it and
+    // panics.
+    if a[1..]
+        .iter()
+        .any(|v| matches!(v, Val::List(items) if items.len() < n))
+    {
+        return Err(UNSUPPORTED.into());
+    }
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let args: Vec<Val> = a[1..]

@@ -136,6 +136,29 @@ fn nesting_limit() {
     );
 }
 
+/// Where Terraform 0.11.11 itself panics (`formatlist` indexing an empty
+/// list that came before a longer one: "index out of range"), the answer
+/// is `unsupported`, not a panic of the reference.
+#[test]
+fn terraform_panics_are_unsupported() {
+    for source in [
+        r#"formatlist("%s", var.e, var.l)"#,
+        r#"formatlist("", var.e, var.e, var.ll)"#,
+    ] {
+        let got = evaluate(SourceKind::Expression, source, &scope());
+        assert!(
+            matches!(
+                got,
+                Err(Fault {
+                    unsupported: true,
+                    ..
+                })
+            ),
+            "{source}: {got:?}"
+        );
+    }
+}
+
 const EXPRESSIONS: &[(&str, Expect)] = &[
     (r#"abs(-3.14)"#, Value(r#""3.14""#)),
     (r#"abs(1)"#, Value(r#""1""#)),

@@ -5,8 +5,8 @@
 use arbitrary::Unstructured;
 use hclspec_reference::Type;
 
-use super::value::{gen_type, is_identifier, number_text, string_text, ATTR_NAMES, MAP_KEYS};
 use super::tf_funcs::{returns, Arg, Sig, JSON_TEXTS, TERRAFORM_FUNCTIONS};
+use super::value::{gen_type, is_identifier, number_text, string_text, ATTR_NAMES, MAP_KEYS};
 use super::{chance, pick, quote, Ref};
 use crate::config::{Construct as C, Swarm};
 
@@ -479,7 +479,11 @@ impl<'g, 'd> ExprGen<'g, 'd> {
                 .map(|(a, t)| g.arg_text(*a, t, d))
                 .collect()
         });
-        if sig.more.is_some() && !texts.is_empty() && self.swarm.on(C::CallExpansion) && chance(self.u, 15) {
+        if sig.more.is_some()
+            && !texts.is_empty()
+            && self.swarm.on(C::CallExpansion)
+            && chance(self.u, 15)
+        {
             let last = texts.pop().unwrap_or_default();
             texts.push(format!("[{last}]..."));
         }

@@ -96,15 +96,42 @@ pub const HIL_FUNCTIONS: &[HilSig] = &[
 /// Strings, plain first: 0.11's weak typing turns number-like, bool-like
 /// and list-like strings into other kinds.
 const HIL_STRINGS: &[&str] = &[
-    "a", "", "hello", "1", "2.5", "true", "false", "0", "-1", "a,b", "x y", "10.0.0.0/16", "%s",
-    "%d", "%v", "%5.2f", "\u{e9}", "e\u{301}", "\u{1F600}", "\\", "\n", "1e3", "0x10", " 1 ", "A",
-    "a\"b", "null", "[1]",
+    "a",
+    "",
+    "hello",
+    "1",
+    "2.5",
+    "true",
+    "false",
+    "0",
+    "-1",
+    "a,b",
+    "x y",
+    "10.0.0.0/16",
+    "%s",
+    "%d",
+    "%v",
+    "%5.2f",
+    "\u{e9}",
+    "e\u{301}",
+    "\u{1F600}",
+    "\\",
+    "\n",
+    "1e3",
+    "0x10",
+    " 1 ",
+    "A",
+    "a\"b",
+    "null",
+    "[1]",
 ];
 
 const HIL_NUMBERS: &[&str] = &["1", "0", "2", "10", "1.5", "-1", "3", "0.1", "100", "-0"];
 
 /// Literal template text, with the escapes 0.11 has.
-const HIL_TEXT: &[&str] = &["a", " ", "x-", "$${x}", "$", "%{", "\\n", "\n", "\u{e9}", "\"", "}"];
+const HIL_TEXT: &[&str] = &[
+    "a", " ", "x-", "$${x}", "$", "%{", "\\n", "\n", "\u{e9}", "\"", "}",
+];
 
 const VAR_STRINGS: &[&str] = &["s", "n"];
 const VAR_LISTS: &[&str] = &["l", "e"];
@@ -158,18 +185,12 @@ pub fn gen_hil_scope(u: &mut Unstructured<'_>) -> BTreeMap<String, TypedValue> {
     };
     let mut attrs = BTreeMap::new();
     attrs.insert("s".to_string(), s(u));
-    attrs.insert(
-        "n".to_string(),
-        Value::string(pick(u, HIL_NUMBERS)),
-    );
+    attrs.insert("n".to_string(), Value::string(pick(u, HIL_NUMBERS)));
     attrs.insert("l".to_string(), list(u, 3));
     attrs.insert("e".to_string(), list(u, 1));
     attrs.insert("m".to_string(), map(u, 3));
     attrs.insert("em".to_string(), map(u, 1));
-    BTreeMap::from([(
-        "var".to_string(),
-        TypedValue::encode(&Value::object(attrs)),
-    )])
+    BTreeMap::from([("var".to_string(), TypedValue::encode(&Value::object(attrs)))])
 }
 
 struct HilGen<'g, 'd> {
@@ -205,7 +226,11 @@ impl HilGen<'_, '_> {
     /// An expression aimed at `want` (a tenth of subexpressions at another
     /// kind).
     fn expr(&mut self, want: Hk, depth: u32) -> String {
-        let want = if chance(self.u, 10) { self.kind() } else { want };
+        let want = if chance(self.u, 10) {
+            self.kind()
+        } else {
+            want
+        };
         if depth == 0 || self.nodes == 0 || self.u.is_empty() {
             return self.leaf(want);
         }
@@ -333,7 +358,10 @@ mod tests {
         for seed in 0..40 {
             for req in gen_hil_batch(&crate::seeded_bytes(seed, 400), 8) {
                 all += 1;
-                if matches!(reference.outcome(&req), hclspec_protocol::Outcome::Result(_)) {
+                if matches!(
+                    reference.outcome(&req),
+                    hclspec_protocol::Outcome::Result(_)
+                ) {
                     ok += 1;
                 }
             }
