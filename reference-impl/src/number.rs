@@ -14,7 +14,7 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{ToPrimitive, Zero};
 
 mod format;
-mod gomath;
+pub(crate) mod gomath;
 mod parse;
 mod text;
 

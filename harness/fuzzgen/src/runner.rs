@@ -553,7 +553,7 @@ impl Runner {
                 DiffResult::Poisoned(why) => {
                     self.stats.poisoned += 1;
                     if let Some(t) = self.triage.as_mut() {
-                        if let Err(e) = t.write_poisoned(req, &why) {
+                        if let Err(e) = t.write_poisoned(oracle, req, &why) {
                             eprintln!("hclspec-fuzzgen: writing a triage case failed: {e}");
                         }
                     }

@@ -105,26 +105,34 @@ impl Triage {
 }
 
 impl Triage {
-    /// Writes a case the Go oracle failed on (its process crashed or timed
+    /// Writes a case an oracle process failed on (it crashed or timed
     /// out: not a divergence, but worth a look) as a pending case under
-    /// `go-poisoned/`, once per kind of failure.
-    pub fn write_poisoned(&mut self, req: &Request, why: &str) -> std::io::Result<Option<PathBuf>> {
+    /// `ORACLE-poisoned/` ([`poisoned_dir`]), once per kind of failure.
+    pub fn write_poisoned(
+        &mut self,
+        oracle: OracleKind,
+        req: &Request,
+        why: &str,
+    ) -> std::io::Result<Option<PathBuf>> {
         let head: String = crate::diff::without_numbers(why).chars().take(80).collect();
-        let signature = format!("go/poisoned/{head}");
+        let signature = format!("{}/poisoned/{head}", oracle.name());
         if !self.known.insert(signature.clone()) {
             return Ok(None);
         }
         let mut req = req.clone();
         req.hcl_version = None;
         let case = TriageCase {
-            oracle: OracleKind::Go,
+            oracle,
             class: None,
             signature,
             request: req,
-            expect: Recorded::Pending("the Go oracle failed on it".into()),
-            note: format!("The Go oracle failed on this case (not a divergence): {why}."),
+            expect: Recorded::Pending(format!("the {} oracle failed on it", oracle.name())),
+            note: format!(
+                "The {} oracle failed on this case (not a divergence): {why}.",
+                oracle.name()
+            ),
         };
-        let dir = self.root.join(POISONED_DIR);
+        let dir = self.root.join(poisoned_dir(oracle));
         std::fs::create_dir_all(&dir)?;
         let path = dir.join(format!("{}.toml", case_hash(&case.request)));
         std::fs::write(&path, from_json_doc(&case_document(&case)))?;
@@ -158,6 +166,13 @@ fn shipped_signatures() -> Vec<String> {
 
 /// Where cases the Go oracle failed on go.
 pub const POISONED_DIR: &str = "go-poisoned";
+
+/// Where cases an oracle failed on go: [`POISONED_DIR`] for the Go
+/// oracle, `terraform-poisoned/` and `terraform-0.11-poisoned/` for the
+/// Terraform ones.
+pub fn poisoned_dir(oracle: OracleKind) -> String {
+    format!("{}-poisoned", oracle.name())
+}
 
 /// How deep the triage folder is searched.
 const MAX_DIR_DEPTH: usize = 4;
@@ -455,10 +470,18 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let mut t = Triage::open(dir.clone());
         let req = case(Recorded::Pending(String::new())).request;
-        let path = t.write_poisoned(&req, "go crashed: timeout: no answer within 2s");
+        let path = t.write_poisoned(
+            OracleKind::Go,
+            &req,
+            "go crashed: timeout: no answer within 2s",
+        );
         let path = path.unwrap().expect("written");
         assert!(path.starts_with(dir.join(POISONED_DIR)));
-        let again = t.write_poisoned(&req, "go crashed: timeout: no answer within 3s");
+        let again = t.write_poisoned(
+            OracleKind::Go,
+            &req,
+            "go crashed: timeout: no answer within 3s",
+        );
         assert_eq!(again.unwrap(), None, "numbers do not make a new failure");
         let text = std::fs::read_to_string(&path).unwrap();
         let loaded = CaseFile::parse(&text, "t", "t.toml", &path).unwrap();

@@ -16,6 +16,7 @@ use super::value::{Ty, Val};
 use crate::functions::ipnet::{self, IpNet};
 use crate::functions::path;
 use crate::goquote::go_quote;
+use crate::number::gomath;
 
 /// A function's signature and implementation. An implementation's error
 /// is the text after `NAME: `; `Err(None)`-like cases that Terraform can
@@ -114,7 +115,7 @@ static FUNCS: &[FuncDef] = &[
     }))),
     def!("list", [], Some(Any), L, make_list),
     def!("log", [F, F], None, F, |a| Ok(Val::Float(
-        float(&a[0]).ln() / float(&a[1]).ln()
+        gomath::log(float(&a[0])) / gomath::log(float(&a[1]))
     ))),
     def!("lookup", [M, S], Some(S), S, lookup_key),
     def!("lower", [S], None, S, |a| shared("lower", a)),
@@ -137,15 +138,16 @@ static FUNCS: &[FuncDef] = &[
     def!("pathexpand", [S], None, S, |a| Ok(Val::Str(expand_home(
         &string(&a[0])
     )?))),
-    def!("pow", [F, F], None, F, |a| Ok(Val::Float(
-        float(&a[0]).powf(float(&a[1]))
-    ))),
+    def!("pow", [F, F], None, F, |a| Ok(Val::Float(gomath::pow(
+        float(&a[0]),
+        float(&a[1])
+    )))),
     def!("replace", [S, S, S], None, S, replace),
     def!("rsadecrypt", [S, S], None, S, |a| super::rsa::rsadecrypt(
         &string(&a[0]),
         &string(&a[1])
     )
-    .map(|b| Val::Str(String::from_utf8_lossy(&b).into_owned()))),
+    .map(|b| Val::Str(go_lossy(&b)))),
     def!("sha1", [S], None, S, |a| shared("sha1", a)),
     def!("sha256", [S], None, S, |a| shared("sha256", a)),
     def!("sha512", [S], None, S, |a| shared("sha512", a)),
@@ -258,10 +260,32 @@ fn shared(name: &str, args: &[Val]) -> Result<Val, String> {
     }
 }
 
+/// Bytes as Terraform 0.11 prints them: Go's encoding/json writes each
+/// byte that does not begin a valid UTF-8 sequence as one U+FFFD (the
+/// width 1 of `utf8.DecodeRune`'s error), where Rust's `from_utf8_lossy`
+/// replaces a whole broken sequence with one.
+fn go_lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                out.push_str(text);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(&String::from_utf8_lossy(valid));
+                out.push('\u{FFFD}');
+                bytes = &rest[1..];
+            }
+        }
+    }
+}
+
 fn base64decode(a: &[Val]) -> Result<Val, String> {
     let s = string(&a[0]);
     match crate::functions::base64_decode(s.as_bytes()) {
-        Ok(bytes) => Ok(Val::Str(String::from_utf8_lossy(&bytes).into_owned())),
+        Ok(bytes) => Ok(Val::Str(go_lossy(&bytes))),
         Err(_) => Err(format!("failed to decode base64 data '{s}'")),
     }
 }
@@ -787,7 +811,7 @@ fn substr(a: &[Val]) -> Result<Val, String> {
         return Err(UNSUPPORTED.into());
     }
     let bytes = &s.as_bytes()[offset as usize..end as usize];
-    Ok(Val::Str(String::from_utf8_lossy(bytes).into_owned()))
+    Ok(Val::Str(go_lossy(bytes)))
 }
 
 fn transpose(a: &[Val]) -> Result<Val, String> {
@@ -897,7 +921,7 @@ fn file(a: &[Val]) -> Result<Val, String> {
         return Err(format!("read {name}: is a directory"));
     }
     match std::fs::read(&full) {
-        Ok(bytes) => Ok(Val::Str(String::from_utf8_lossy(&bytes).into_owned())),
+        Ok(bytes) => Ok(Val::Str(go_lossy(&bytes))),
         Err(e) => {
             let why = match e.kind() {
                 std::io::ErrorKind::NotFound => "no such file or directory".to_string(),

@@ -15,7 +15,7 @@
 #![allow(clippy::excessive_precision)]
 
 /// Mirrors math.Pow (pow.go).
-pub(super) fn pow(x: f64, y: f64) -> f64 {
+pub(crate) fn pow(x: f64, y: f64) -> f64 {
     if y == 0.0 || x == 1.0 {
         return 1.0;
     }
@@ -120,7 +120,7 @@ pub(super) fn pow(x: f64, y: f64) -> f64 {
 }
 
 /// Mirrors math.Log on amd64 (log_amd64.s).
-pub(super) fn log(x: f64) -> f64 {
+pub(crate) fn log(x: f64) -> f64 {
     // Go's 7.07106781186547524401e-01, the same float64.
     const HSQRT2: f64 = std::f64::consts::FRAC_1_SQRT_2;
     const LN2_HI: f64 = 6.93147180369123816490e-01;

@@ -45,7 +45,12 @@ pub fn template_as_quoted(source: &str) -> String {
             TokenKind::StringLit if depth == 0 => {
                 out.push_str(&source[copied..start]);
                 if strips && after_literal {
-                    out.push_str(TOKEN_SEPARATOR);
+                    // After a literal `$`, `${` would read as the escape `$${`.
+                    out.push_str(if out.ends_with('$') {
+                        TOKEN_SEPARATOR_AFTER_DOLLAR
+                    } else {
+                        TOKEN_SEPARATOR
+                    });
                 }
                 escape_literal(&source[start..end], &mut out);
                 copied = end;
@@ -63,6 +68,8 @@ pub fn template_as_quoted(source: &str) -> String {
 
 /// Ends one literal token without adding to the string.
 const TOKEN_SEPARATOR: &str = "${\"\"}";
+/// The same where the literal before it ends in `$`.
+const TOKEN_SEPARATOR_AFTER_DOLLAR: &str = "%{if true}%{endif}";
 
 /// Writes literal template text as the body of a quoted string.
 fn escape_literal(text: &str, out: &mut String) {
@@ -94,6 +101,10 @@ mod tests {
             ("\u{FEFF}bom", r#""bom""#),
             ("x ${ 1 ~}\n  y", r#""x ${ 1 ~}\n${""}  y""#),
             ("a\nb", r#""a\nb""#),
+            (
+                "%{if 1~}$e%{endif}",
+                r#""%{if 1~}$%{if true}%{endif}e%{endif}""#,
+            ),
         ];
         for (template, want) in table {
             assert_eq!(template_as_quoted(template), want, "{template:?}");
@@ -111,6 +122,9 @@ mod tests {
             "x ${ 1 ~}\n  y",
             "a\n  ${~ 1}",
             "${1}",
+            "%{if true~}$e%{endif}",
+            "%{~if true}$ %{endif}",
+            "x ${ 1 ~}$\n %$ y",
         ];
         let ctx = Context::default();
         for template in templates {

@@ -137,20 +137,38 @@ const VAR_STRINGS: &[&str] = &["s", "n"];
 const VAR_LISTS: &[&str] = &["l", "e"];
 const VAR_MAPS: &[&str] = &["m", "em"];
 
+/// How many different `var` scopes the generated cases share. The 0.11
+/// oracle applies one Terraform configuration per scope (variables are
+/// the configuration's), so a batch whose cases each had a scope of their
+/// own cost one `terraform apply` a case; with a pool, a batch of hundreds
+/// of cases costs a few.
+pub const HIL_SCOPE_POOL: u64 = 6;
+
 /// `cases` generated cases from one input (short inputs are stretched as
-/// for the HCL targets), each with its own `var` scope.
+/// for the HCL targets), sharing one `var` scope from the pool.
 pub fn gen_hil_batch(data: &[u8], cases: usize) -> Vec<Request> {
     let stream = super::fill_stream(data, cases);
     let mut u = Unstructured::new(&stream);
+    let scope = pooled_hil_scope(&mut u);
     (0..cases.max(1))
-        .map(|i| gen_hil_case(&mut u, i.to_string()))
+        .map(|i| gen_hil_case(&mut u, i.to_string(), scope.clone()))
         .collect()
 }
 
+/// One of the [`HIL_SCOPE_POOL`] scopes, each generated from a fixed seed.
+fn pooled_hil_scope(u: &mut Unstructured<'_>) -> BTreeMap<String, TypedValue> {
+    let k = u.int_in_range(0..=HIL_SCOPE_POOL - 1).unwrap_or(0);
+    let bytes = crate::seeded_bytes(k, 64);
+    gen_hil_scope(&mut Unstructured::new(&bytes))
+}
+
 /// One case: a template (a whole 0.11 string) or an expression (the inside
-/// of one interpolation).
-pub fn gen_hil_case(u: &mut Unstructured<'_>, id: String) -> Request {
-    let scope = gen_hil_scope(u);
+/// of one interpolation), over `scope`.
+pub fn gen_hil_case(
+    u: &mut Unstructured<'_>,
+    id: String,
+    scope: BTreeMap<String, TypedValue>,
+) -> Request {
     let mut g = HilGen { u, nodes: 20 };
     let (kind, source) = if chance(g.u, 40) {
         (Kind::Template, g.template(3))

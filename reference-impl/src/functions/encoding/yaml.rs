@@ -108,6 +108,15 @@ const TOO_BIG: &str = "YAML aliases expand to too large a value";
 /// nested aliases cannot make an exponentially large result.
 const MAX_ALIAS_COPIES: usize = 1_000_000;
 
+/// Whether `text` begins with the byte 0xEF of a character other than the
+/// byte order mark (U+FB00 `ﬀ`, U+FF10 `０`, ...): the Rust port of libyaml
+/// then reports an invalid byte order mark, where go-yaml (whose encoding
+/// detection only matches the whole mark) reads UTF-8. The encoding is
+/// given to the port for such input; a real mark is still detected.
+fn starts_like_bom(text: &str) -> bool {
+    text.as_bytes().first() == Some(&0xEF) && !text.starts_with('\u{FEFF}')
+}
+
 /// The parser's events up to the first error, which ends the list.
 fn parse_events(src: &str) -> Vec<Result<Event, String>> {
     // go-cty-yaml parses an empty document as a single line break.
@@ -126,6 +135,9 @@ fn parse_events(src: &str) -> Vec<Result<Event, String>> {
     let mut input = text.as_bytes();
     let mut parser = Parser::new();
     parser.set_input_string(&mut input);
+    if starts_like_bom(&text) {
+        parser.set_encoding(libyaml_safer::Encoding::Utf8);
+    }
     let mut events = Vec::new();
     // The decoder stops at a collection nested deeper than it builds
     // values; reading past that point could only cost time (the port
@@ -400,6 +412,9 @@ fn final_break_extra(src: &str, text: &str) -> bool {
     let mut input = text.as_bytes();
     let mut scanner = libyaml_safer::Scanner::new();
     scanner.set_input_string(&mut input);
+    if starts_like_bom(text) {
+        scanner.set_encoding(libyaml_safer::Encoding::Utf8);
+    }
     let mut header = None;
     for token in scanner.by_ref() {
         let Ok(token) = token else { break };
