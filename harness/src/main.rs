@@ -126,6 +126,9 @@ enum Command {
         /// Ask again for cases that already have an expectation.
         #[arg(long)]
         force: bool,
+        /// How many oracles to ask at once.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+        jobs: u32,
         /// Case files to update.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -216,8 +219,9 @@ fn main() -> ExitCode {
             oracle,
             corpus,
             force,
+            jobs,
             files,
-        } => cli::record(&oracle, corpus.as_deref(), force, &files),
+        } => cli::record(&oracle, corpus.as_deref(), force, &files, jobs as usize),
         Command::Fmt {
             check,
             to_toml,

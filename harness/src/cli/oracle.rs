@@ -12,7 +12,9 @@ use clap::Args;
 
 use hclspec::engine::{Child, Engine};
 use hclspec::locate;
-use hclspec::record::{crash_line, expectation_from, record_file, same_expectation, RecordOptions};
+use hclspec::record::{
+    crash_line, expectation_from, questions, record_file, same_expectation, RecordOptions,
+};
 use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
 use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
 use hclspec_protocol::{Expect, Outcome, Request, Version};
@@ -443,48 +445,96 @@ impl Stability {
     }
 }
 
-/// Fills in expectations from the oracles.
+/// Fills in expectations from the oracles. Every file's questions go to
+/// each oracle in one batch (an oracle that batches, as Terraform does,
+/// answers hundreds of cases per run), `jobs` oracles at once; then each
+/// file is written.
 pub fn record(
     oracle_args: &OracleArgs,
     corpus: Option<&Path>,
     force: bool,
     files: &[PathBuf],
+    jobs: usize,
 ) -> Result<ExitCode> {
     let corpus_dir = locate::writable_corpus_dir(corpus).map_err(anyhow::Error::msg)?;
     let chosen = oracle_args.choose(Some(&corpus_dir.dir))?;
-    let mut children: BTreeMap<Oracle, Child> = BTreeMap::new();
+    let mut commands: BTreeMap<Oracle, Vec<String>> = BTreeMap::new();
     let mut unavailable: BTreeMap<Oracle, String> = BTreeMap::new();
     for Chosen { oracle, command } in chosen {
         match command {
             Ok(c) => {
-                children.insert(oracle, oracle_args.spawn(&c)?);
+                commands.insert(oracle, c);
             }
             Err(why) => {
                 unavailable.insert(oracle, why);
             }
         }
     }
-    let installed: Vec<Oracle> = children.keys().copied().collect();
-    let available = |o: Oracle| installed.contains(&o);
+    let available = |o: Oracle| commands.contains_key(&o);
+    let options = RecordOptions {
+        force,
+        base_dir: hclspec_corpus::case::fixtures_in(&corpus_dir.dir),
+    };
+
+    // Every file's questions, by oracle.
+    let mut asked: BTreeMap<Oracle, Vec<Request>> = BTreeMap::new();
+    for path in files {
+        let (name, display) = file_names(&corpus_dir.dir, path);
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{display}: {e}"))?;
+        let mut file = CaseFile::parse(&text, &name, &display, path)
+            .map_err(|es| anyhow!("{}", hclspec_corpus::case::LoadErrors(es)))?;
+        file.set_base_dir(options.base_dir.clone());
+        for q in questions(&file, &options, &available).0 {
+            asked.entry(q.oracle).or_default().push(q.request);
+        }
+    }
+    // Each oracle answers its batch; answers are kept by request id.
+    let answers: std::sync::Mutex<BTreeMap<(Oracle, String), Result<Outcome, String>>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let queue = std::sync::Mutex::new(asked.into_iter().collect::<Vec<_>>());
+    let spawn_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let Some((oracle, requests)) = queue.lock().expect("not poisoned").pop() else {
+                    break;
+                };
+                let mut child = match oracle_args.spawn(&commands[&oracle]) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        spawn_error.lock().expect("not poisoned").get_or_insert(e);
+                        continue;
+                    }
+                };
+                eprintln!("asking {} about {} cases", oracle.as_str(), requests.len());
+                let got = ask_all(&mut child, &requests);
+                let mut answers = answers.lock().expect("not poisoned");
+                for (request, answer) in requests.into_iter().zip(got) {
+                    answers.insert((oracle, request.id), answer);
+                }
+            });
+        }
+    });
+    if let Some(e) = spawn_error.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    let mut answers = answers.into_inner().expect("not poisoned");
+
     let mut failed = 0usize;
     for path in files {
         let (name, display) = file_names(&corpus_dir.dir, path);
-        let mut ask = |o: Oracle, requests: &[Request]| match children.get_mut(&o) {
-            Some(child) => ask_all(child, requests),
-            None => vec![Err("not available".to_string()); requests.len()],
+        let mut ask = |o: Oracle, requests: &[Request]| {
+            requests
+                .iter()
+                .map(|r| {
+                    answers
+                        .remove(&(o, r.id.clone()))
+                        .unwrap_or_else(|| Err("not available".to_string()))
+                })
+                .collect()
         };
-        let report = record_file(
-            path,
-            &name,
-            &display,
-            RecordOptions {
-                force,
-                base_dir: hclspec_corpus::case::fixtures_in(&corpus_dir.dir),
-            },
-            &available,
-            &mut ask,
-        )
-        .map_err(anyhow::Error::msg)?;
+        let report = record_file(path, &name, &display, options.clone(), &available, &mut ask)
+            .map_err(anyhow::Error::msg)?;
         for (id, why) in &report.failed {
             println!("{display}: {id}: not recorded: {why}");
         }
@@ -493,8 +543,14 @@ pub fn record(
                 .get(oracle)
                 .map(String::as_str)
                 .unwrap_or("not chosen");
+            let stands = match oracle {
+                Oracle::Terraform(t) if *t != hclspec_protocol::TerraformVersion::LATEST => {
+                    "the case's answer for it stays as it was"
+                }
+                _ => "the other oracle's answer stands for both profiles until `hclspec verify` checks it",
+            };
             println!(
-                "{display}: {} not asked about {n} cases ({why}); the other oracle's answer stands for both profiles until `hclspec verify` checks it",
+                "{display}: {} not asked about {n} cases ({why}); {stands}",
                 oracle.as_str()
             );
         }
