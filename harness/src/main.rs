@@ -92,6 +92,11 @@ enum Command {
         /// (`docs/diagnostics.md`).
         #[arg(long)]
         diagnostics: bool,
+        /// Print instead, as markdown, the expression language's changelog
+        /// from Terraform 1.6 to 1.15: each case whose answer changed from
+        /// one release to the next (`docs/terraform-versions.md`).
+        #[arg(long, conflicts_with = "diagnostics")]
+        terraform_versions: bool,
     },
     /// Check every recorded expectation against its profile's oracle (HCL
     /// 2.14: the Go oracle; 2.24: Terraform 1.15; the 0.11 dialect:
@@ -202,11 +207,18 @@ fn main() -> ExitCode {
         }
         Command::Stats {
             corpus,
+            terraform_versions: true,
+            ..
+        } => cli::terraform_versions(&corpus),
+        Command::Stats {
+            corpus,
             diagnostics: false,
+            ..
         } => cli::stats(&corpus),
         Command::Stats {
             corpus,
             diagnostics: true,
+            ..
         } => cli::diagnostics(&corpus),
         Command::Verify {
             oracle,

@@ -216,6 +216,41 @@ pub enum Feature {
 }
 
 impl Feature {
+    /// Every feature, in the order the changelog tells them.
+    pub const ALL: [Feature; 12] = [
+        Feature::NamespacedFunctions,
+        Feature::ShortCircuitLogic,
+        Feature::UnknownConditionOfNulls,
+        Feature::ForConditionBeforeUnknownCollection,
+        Feature::UnknownObjectAttributeChecked,
+        Feature::TryEvaluatesUnknowns,
+        Feature::RecursiveDefaults,
+        Feature::DuplicateTypeAttributes,
+        Feature::DynamicIteratorFirst,
+        Feature::ConversionNamesBothTypes,
+        Feature::Refinements,
+        Feature::GoRegexpLooseNames,
+    ];
+
+    /// The behaviour in a sentence, for the changelog.
+    pub fn describe(self) -> &'static str {
+        use Feature::*;
+        match self {
+            NamespacedFunctions => "Function names may have a namespace: `core::upper(\"a\")` calls the built-in function, and `provider::NAME::FUNCTION(...)` parses (it is a provider's function).",
+            ShortCircuitLogic => "`&&` and `||` short-circuit: a known decisive left operand decides (`false && x.missing` is `false`, `true || tobool(\"x\")` is `true`), and a null operand is false instead of an error.",
+            UnknownConditionOfNulls => "A conditional whose condition is unknown and whose two results are null is null, not unknown.",
+            ForConditionBeforeUnknownCollection => "A `for` expression over an unknown collection still checks its `if` condition (an invalid one is an error).",
+            UnknownObjectAttributeChecked => "An attribute or index of an unknown object is checked: a missing one is an error, a present one is unknown of its type.",
+            TryEvaluatesUnknowns => "`can` and `try` evaluate their argument before looking for unknown values in it.",
+            RecursiveDefaults => "The defaults of `optional(T, default)` are applied by a recursive walk.",
+            DuplicateTypeAttributes => "An object type constraint that names an attribute twice is an error.",
+            DynamicIteratorFirst => "A `dynamic` block checks its `iterator` before evaluating `for_each`.",
+            ConversionNamesBothTypes => "Conversion errors name both types: \"string required, but have tuple\".",
+            Refinements => "Unknown values carry refinements (not null, a string prefix, number and length bounds).",
+            GoRegexpLooseNames => "Go 1.25's `regexp`: `\\p{..}` names are matched loosely (`\\p{letter}`, `\\p{Uppercase_Letter}`) and include `Assigned`, `ASCII` and `LC`; this follows the Go of each build, not the release number.",
+        }
+    }
+
     /// Whether Terraform release `v` has the feature.
     pub fn in_terraform(self, v: TerraformVersion) -> bool {
         use Feature::*;
@@ -238,17 +273,22 @@ impl Feature {
     }
 }
 
+/// The functions that not every Terraform release here has, with the
+/// first release that has each.
+pub const FUNCTIONS_SINCE: [(&str, TerraformVersion); 4] = [
+    ("issensitive", TerraformVersion::V1_8),
+    ("templatestring", TerraformVersion::V1_9),
+    ("ephemeralasnull", TerraformVersion::V1_10),
+    ("convert", TerraformVersion::V1_15),
+];
+
 /// The first Terraform release here with function `name`, for the
 /// functions that not all of them have; `None` for the others.
 pub fn function_since(name: &str) -> Option<TerraformVersion> {
-    use TerraformVersion::*;
-    Some(match name {
-        "issensitive" => V1_8,
-        "templatestring" => V1_9,
-        "ephemeralasnull" => V1_10,
-        "convert" => V1_15,
-        _ => return None,
-    })
+    FUNCTIONS_SINCE
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
 }
 
 thread_local! {

@@ -14,6 +14,7 @@ use hclspec_corpus::select::Selector;
 use hclspec_corpus::toml_file;
 use hclspec_protocol::{Expect, Version};
 
+mod changelog;
 mod details;
 mod export;
 mod oracle;
@@ -116,6 +117,14 @@ pub fn diagnostics_table(cases: &[(&CaseFile, &Case)]) -> String {
         ));
     }
     out
+}
+
+/// The changelog of the releases, as markdown on stdout.
+pub fn terraform_versions(args: &CorpusArgs) -> Result<ExitCode> {
+    let corpus = args.load()?;
+    let selected = args.selected(&corpus)?;
+    print!("{}", changelog::changelog(&corpus, &selected));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Case counts per area and per seed section.
