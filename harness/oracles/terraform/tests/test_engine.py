@@ -152,6 +152,107 @@ class FileFunctionsTest(unittest.TestCase):
             {"type": "string", "value": "no base"}])
 
 
+def results_by_id(answers):
+    return {a["id"]: a.get("result", a) for a in answers}
+
+
+class VersionSelectionTest(unittest.TestCase):
+    def test_requests_name_the_engines_version(self):
+        requests = [expr("minor", "1", terraform_version="1.6"),
+                    expr("release", "1", terraform_version="1.6.6"),
+                    expr("other", "1", terraform_version="1.9"),
+                    expr("none", "1"),
+                    expr("bad", "1", terraform_version=16)]
+        for selected in ("1.6", "1.6.6"):
+            answers = {a["id"]: a for a in run_engine(requests, "--terraform-version", selected)}
+            for rid in ("minor", "release", "none"):
+                self.assertEqual(answers[rid]["result"], {"type": "number", "value": 1}, rid)
+            self.assertEqual(answers["other"]["unsupported"],
+                             "Terraform 1.9: this engine runs Terraform 1.6.6 (start it with "
+                             "--terraform-version 1.9 for that version)")
+            self.assertEqual(answers["bad"]["error"]["phase"], "request")
+
+    def test_the_default_is_1_15(self):
+        answers = run_engine([expr("a", "1", terraform_version="1.15.5"),
+                              expr("b", "1", terraform_version="1.14")])
+        self.assertIn("result", answers[0])
+        self.assertIn("this engine runs Terraform 1.15.5", answers[1]["unsupported"])
+
+    def test_an_unknown_version_is_refused(self):
+        done = subprocess.run([ENGINE, "--terraform-version", "1.7"], input=b"",
+                              capture_output=True, timeout=60)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("no Terraform 1.7 here", done.stderr.decode())
+
+
+class VersionDifferencesTest(unittest.TestCase):
+    """Answers that differ between Terraform versions show that the engine runs the version
+    it was asked for."""
+
+    def answers(self, version, requests):
+        return results_by_id(run_engine(requests, "--terraform-version", version))
+
+    def test_nonsensitive_of_a_plain_value_is_an_error_in_1_6_only(self):
+        request = [expr("ns", 'nonsensitive("x")')]
+        self.assertEqual(self.answers("1.6", request)["ns"]["error"]["summary"],
+                         "Invalid function argument")
+        self.assertEqual(self.answers("1.8", request)["ns"], {"type": "string", "value": "x"})
+
+    def test_logical_operators_short_circuit_from_1_12(self):
+        request = [expr("or", 'true || tobool("x")'), expr("and", 'false && tobool("x")')]
+        old = self.answers("1.11", request)
+        self.assertEqual(old["or"]["error"]["summary"], "Invalid function argument")
+        self.assertEqual(old["and"]["error"]["summary"], "Invalid function argument")
+        self.assertEqual(self.answers("1.12", request),
+                         {"or": {"type": "bool", "value": True},
+                          "and": {"type": "bool", "value": False}})
+
+
+class TypedScopeTest(unittest.TestCase):
+    """Scope values keep their exact types, unknowns and sensitive marks on a Terraform
+    without the `convert` function (1.6) as on one with it (1.15)."""
+
+    SCOPE = {
+        "empty": {"type": ["list", "number"], "value": []},
+        "typed_null": {"type": ["map", "string"], "value": None},
+        "unknown": {"type": ["object", {"a": "string"}], "value": None, "unknown": [[]]},
+        "marked": {"type": ["object", {"a": "string", "b": ["list", "number"],
+                                       "c": ["tuple", ["bool", ["set", "string"]]]}],
+                   "value": {"a": "s", "b": [1, None], "c": [True, []]},
+                   "sensitive": [["a"], ["b"], ["c", 0]]},
+        "nested": {"type": ["list", "dynamic"],
+                   "value": [{"value": {"k": 1}, "type": ["map", "number"]}]},
+        "dynamic": {"type": "dynamic", "value": {"value": None, "type": ["set", "bool"]}},
+    }
+    # What differs from the scope value as written: a list's elements share one type, and a
+    # value of the dynamic pseudo-type is one of its own type.
+    READ_BACK = {
+        "nested": {"type": ["list", ["map", "number"]], "value": [{"k": 1}]},
+        "dynamic": {"type": ["set", "bool"], "value": None},
+    }
+
+    def test_scope_values_read_back_exactly(self):
+        requests = [expr(name, name, {name: typed}) for name, typed in self.SCOPE.items()]
+        for version in ("1.6", "1.15"):
+            answers = results_by_id(run_engine(requests, "--terraform-version", version))
+            for name, typed in self.SCOPE.items():
+                typed = self.READ_BACK.get(name, typed)
+                got = dict(answers[name])
+                if "sensitive" in got:
+                    got["sensitive"] = sorted(got["sensitive"], key=str)
+                want = dict(typed, sensitive=sorted(typed["sensitive"], key=str)) \
+                    if "sensitive" in typed else typed
+                self.assertEqual(got, want, (version, name))
+
+    def test_a_typed_scope_value_in_a_conversion(self):
+        request = {"id": "conv", "kind": "convert", "type": "list(string)", "source": "x",
+                   "scope": {"x": {"type": ["set", "number"], "value": [1]}}}
+        for version in ("1.6", "1.15"):
+            self.assertEqual(results_by_id(run_engine([request], "--terraform-version",
+                                                      version))["conv"],
+                             {"type": ["list", "string"], "value": ["1"]}, version)
+
+
 class WorkerTest(unittest.TestCase):
     def test_a_dead_worker_is_a_failure_and_is_replaced(self):
         scratch = tempfile.mkdtemp()

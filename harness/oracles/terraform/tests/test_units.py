@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import msgpack  # noqa: E402
 
-from tforacle import batch, cty, exactjson, kinds, planfile  # noqa: E402
+from tforacle import batch, cty, exactjson, kinds, planfile, versions  # noqa: E402
 from tforacle.terraform import TerraformFailure  # noqa: E402
 
 U = "U"  # the unknown expression in rendering tables
@@ -78,6 +78,108 @@ class RenderTest(unittest.TestCase):
                           (["nope", "string"], [])]:
             with self.assertRaises(cty.BadValue, msg=(ty, value)):
                 self.render(ty, value)
+
+
+class TypedNodeRenderTest(unittest.TestCase):
+    """Rendering for a Terraform without `convert`: each value to type is an argument of a
+    typed node (here `T0`, `T1`, ... recorded with their type constraints)."""
+
+    def render(self, ty, value, unknown=(), sensitive=()):
+        nodes = []
+
+        def typed_node(argument, constraint):
+            nodes.append((argument, constraint))
+            return f"T{len(nodes) - 1}"
+
+        typed = {"type": ty, "value": value, "unknown": list(unknown),
+                 "sensitive": list(sensitive)}
+        return cty.render(typed, U, typed_node), nodes
+
+    def test_table(self):
+        table = [
+            ("string", "a", '"a"', []),
+            (["list", "number"], [], "T0", [("[]", "list(number)")]),
+            (["map", "string"], None, "T0", [("null", "map(string)")]),
+            (["list", ["list", "number"]], [[1, None], []], "T0",
+             [("[[1, null], []]", "list(list(number))")]),
+            (["tuple", ["string", ["set", "bool"]]], ["a", [True]], '["a", T0]',
+             [("[true]", "set(bool)")]),
+            (["object", {"a b": "number"}], {"a b": 1}, '{"a b" = 1}', []),
+            # Where the type says `any`, a value keeps its own type: it is typed first.
+            (["list", "dynamic"], [{"value": [1], "type": ["list", "number"]}], "T1",
+             [("[1]", "list(number)"), ("[T0]", "list(any)")]),
+            (["object", {"a": "dynamic"}], {"a": None}, '{"a" = null}', []),
+        ]
+        for ty, value, want, nodes in table:
+            self.assertEqual(self.render(ty, value), (want, nodes), (ty, value))
+
+    def test_unknowns_are_converted_by_their_node(self):
+        self.assertEqual(self.render(["object", {"a": "string"}], None, unknown=[[]]),
+                         ("T0", [(U, "object({a = string})")]))
+        self.assertEqual(self.render(["list", "string"], ["a", None], unknown=[[1]]),
+                         ("T0", [(f'["a", {U}]', "list(string)")]))
+        self.assertEqual(self.render("dynamic", None, unknown=[[]]), (U, []))
+
+    def test_sensitive_marks_go_around_nodes(self):
+        self.assertEqual(
+            self.render(["object", {"a": "string", "b": ["list", "number"]}],
+                        {"a": "s", "b": [1]}, sensitive=[[], ["b"]]),
+            ('sensitive({"a" = "s", "b" = sensitive(T0)})', [("[1]", "list(number)")]))
+
+    def test_marks_inside_a_node_are_inexpressible(self):
+        # The element of a list is an object whose attribute is marked: the mark would be
+        # inside the node's argument.
+        with self.assertRaises(cty.Inexpressible):
+            self.render(["list", ["object", {"a": "string"}]], [{"a": "s"}],
+                        sensitive=[[0, "a"]])
+        with self.assertRaises(cty.Inexpressible):
+            self.render(["list", "dynamic"], [{"value": ["s"], "type": ["tuple", ["string"]]}],
+                        sensitive=[[0, 0]])
+
+    def test_convert_rendering_is_unchanged_without_nodes(self):
+        typed = {"type": ["list", ["object", {"a": "string"}]], "value": [{"a": "s"}],
+                 "sensitive": [[0, "a"]]}
+        self.assertEqual(cty.render(typed, U),
+                         'convert([{"a" = sensitive("s")}], list(object({a = string})))')
+
+
+class ScopeModuleTest(unittest.TestCase):
+    def test_one_call_per_node_in_one_module(self):
+        module = kinds.ScopeModule("c4")
+        self.assertEqual(module("[1]", "list(number)"), "module.c4_scope_0.v0")
+        self.assertEqual(module("[module.c4_scope_0.v0]", "list(any)"), "module.c4_scope_1.v1")
+        self.assertEqual(module.calls, [("c4_scope_0", "c4_scope_module"),
+                                        ("c4_scope_1", "c4_scope_module")])
+        self.assertIn("  v1 = [module.c4_scope_0.v0]\n", module.calls_text())
+        (name, text), = module.files().items()
+        self.assertEqual(name, "c4_scope_module/main.tf")
+        self.assertIn('variable "v1" {\n  type = list(any)\n  default = null\n'
+                      '  nullable = true\n}', text)
+
+    def test_no_module_without_nodes(self):
+        self.assertEqual(kinds.ScopeModule("c0").files(), {})
+
+
+class VersionsTest(unittest.TestCase):
+    def test_minor_or_release(self):
+        self.assertEqual(versions.resolve("1.6").full, "1.6.6")
+        self.assertEqual(versions.resolve("1.6.6").minor, "1.6")
+        self.assertEqual(versions.resolve(versions.DEFAULT).full, "1.15.5")
+        for text in ("1.7", "1.6.5", "1", ""):
+            with self.assertRaises(versions.UnknownVersion, msg=text):
+                versions.resolve(text)
+
+    def test_convert_function_from_1_15(self):
+        self.assertEqual([v.minor for v in versions.VERSIONS if v.has_convert_function],
+                         ["1.15"])
+
+    def test_each_version_has_its_pinned_requirements(self):
+        for version in versions.VERSIONS:
+            with open(os.path.join(versions.ORACLE_DIR, version.venv_dir,
+                                   "requirements.txt")) as f:
+                text = f.read()
+            self.assertIn(f"Terraform {version.full} ", text)
+            self.assertRegex(text, r"\nlibterraform==[0-9.]+\n")
 
 
 def planned(ty_json, value):

@@ -159,11 +159,11 @@ def _write_module(cases, scratch, base_dir):
     for case in cases:
         for name, text in case.files().items():
             _write(os.path.join(module, name), text)
-    modules = [c.module_dir for c in cases if c.module_dir]
-    if modules:
+    calls = [call for c in cases for call in c.module_calls()]
+    if calls:
         # What `terraform init` records for local modules, so that none has to run.
         listing = [{"Key": "", "Source": "", "Dir": "."}] + [
-            {"Key": m.rsplit("_module", 1)[0], "Source": f"./{m}", "Dir": m} for m in modules]
+            {"Key": key, "Source": f"./{m}", "Dir": m} for key, m in calls]
         _write(os.path.join(module, ".terraform", "modules", "modules.json"),
                exactjson.dumps({"Modules": listing}))
     return module
@@ -231,8 +231,9 @@ def _errors_by_file(stdout):
 
 def _case_error(case, errors, load_failed):
     """The answer for a case that has error diagnostics, else None."""
-    if errors.get(case.scope_file):
-        diag = errors[case.scope_file][0]
+    scope_diags = [d for name in case.scope_files() for d in errors.get(name, [])]
+    if scope_diags:
+        diag = scope_diags[0]
         return {"unsupported": f"{SCOPE_SUMMARY}: {diag.get('summary')}: {diag.get('detail')}"}
     diags = [d for name in case.error_files() for d in errors.get(name, [])]
     if not diags:

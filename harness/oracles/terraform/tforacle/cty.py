@@ -5,7 +5,9 @@ Two directions:
 - `render` writes a protocol typed value as a Terraform expression that evaluates to exactly
   that value: known parts as literals, collections and nulls through Terraform's `convert`
   function (so that a list stays a list and a null keeps its type), unknown parts as an
-  unknown value converted to their type, sensitive parts wrapped in `sensitive(...)`.
+  unknown value converted to their type, sensitive parts wrapped in `sensitive(...)`. Before
+  Terraform 1.15, which has no `convert`, a conversion is written by the engine's
+  `typed_node` instead (a module's typed input variable).
 - `decode_planned` reads a value from a saved plan (cty's msgpack encoding against the
   dynamic pseudo-type, which carries the value's exact type) back into a protocol typed
   value, with the paths of its unknown parts and their refinements (go-cty's facts about
@@ -124,45 +126,67 @@ def quote(text):
     return "".join(out)
 
 
-def render(typed, unknown_expr):
+def render(typed, unknown_expr, typed_node=None):
     """The Terraform expression of a protocol typed value (a dict with `type`, `value` and
     optionally `unknown` and `sensitive` paths). `unknown_expr` is an expression whose value
-    is an unknown of the dynamic pseudo-type."""
+    is an unknown of the dynamic pseudo-type.
+
+    `typed_node(argument, constraint)`, when given, stands in for Terraform's `convert`
+    function, which Terraform has from 1.15 only: it returns an expression whose value is
+    that of the expression `argument` converted to the type constraint `constraint` (the
+    engine passes it through a module's typed input variable). Such an argument is written
+    plainly (its lists, nulls and unknowns typed by the one conversion), except where its
+    type says `any`, where a value keeps its own type; and since a module output is
+    sensitive as a whole or not at all, a sensitive mark inside an argument is
+    `Inexpressible`."""
     ty = typed["type"]
     check_type(ty)
     unknown = {tuple(p) for p in typed.get("unknown", [])}
     sensitive = {tuple(p) for p in typed.get("sensitive", [])}
-    return _Renderer(unknown, sensitive, unknown_expr).value(ty, typed["value"], ())
+    return _Renderer(unknown, sensitive, unknown_expr, typed_node).value(ty, typed["value"], ())
 
 
 class _Renderer:
-    def __init__(self, unknown, sensitive, unknown_expr):
+    def __init__(self, unknown, sensitive, unknown_expr, typed_node):
         self.unknown = unknown
         self.sensitive = sensitive
         self.unknown_expr = unknown_expr
+        self.typed_node = typed_node
+        # How many `typed_node` arguments enclose the part being written.
+        self.arguments = 0
 
-    def value(self, ty, val, path, in_collection=False):
-        text = self.unmarked(ty, val, path)
+    def value(self, ty, val, path, in_collection=False, plain=False):
+        """`plain`: the part is inside a `typed_node` argument, whose conversion gives it its
+        type."""
+        text = self.unmarked(ty, val, path, plain)
         if path in self.sensitive:
             if in_collection:
                 raise Inexpressible("a sensitive mark inside a list, set or map")
+            if self.arguments:
+                raise Inexpressible("a sensitive mark inside a value typed by a conversion "
+                                    "(Terraform before 1.15)")
             text = f"sensitive({text})"
         return text
 
-    def unmarked(self, ty, val, path):
+    def typed(self, text, ty):
+        if self.typed_node is None:
+            return f"convert({text}, {constraint(ty)})"
+        return self.typed_node(text, constraint(ty))
+
+    def unmarked(self, ty, val, path, plain):
         if path in self.unknown:
-            if ty == "dynamic":
+            if ty == "dynamic" or plain:
                 return self.unknown_expr
-            return f"convert({self.unknown_expr}, {constraint(ty)})"
+            return self.typed(self.unknown_expr, ty)
         if ty == "dynamic":
             if val is None:
                 return "null"
             if not isinstance(val, dict) or set(val) != {"value", "type"}:
                 raise BadValue("a value of type dynamic must be {\"value\": V, \"type\": T}")
             check_type(val["type"])
-            return self.unmarked(val["type"], val["value"], path)
+            return self.unmarked(val["type"], val["value"], path, False)
         if val is None:
-            return f"convert(null, {constraint(ty)})"
+            return "null" if plain else self.typed("null", ty)
         if ty == "string":
             if not isinstance(val, str):
                 raise BadValue("a string value must be a JSON string")
@@ -178,16 +202,31 @@ class _Renderer:
                 raise BadValue("a bool value must be true or false")
             return "true" if val else "false"
         kind, inner = ty
+        # A list, set or map is a typed node when `typed_node` writes them: its elements are
+        # then written plainly inside the node's argument.
+        node = kind in ("list", "set", "map") and self.typed_node is not None and not plain
+        if node:
+            self.arguments += 1
+        try:
+            text = self.literal(kind, inner, val, path, plain or node)
+        finally:
+            if node:
+                self.arguments -= 1
+        if kind in ("tuple", "object") or plain:
+            return text
+        return self.typed(text, ty)
+
+    def literal(self, kind, inner, val, path, plain):
+        """The tuple or object literal of a collection or structural value."""
         if kind in ("list", "set", "tuple"):
             if not isinstance(val, list):
                 raise BadValue(f"a {kind} value must be a JSON array")
             if kind == "tuple" and len(val) != len(inner):
                 raise BadValue("a tuple value must have one element per element type")
             types = inner if kind == "tuple" else [inner] * len(val)
-            items = [self.value(t, v, path + (i,), kind != "tuple")
+            items = [self.value(t, v, path + (i,), kind != "tuple", plain)
                      for i, (t, v) in enumerate(zip(types, val))]
-            text = "[" + ", ".join(items) + "]"
-            return text if kind == "tuple" else f"convert({text}, {constraint(ty)})"
+            return "[" + ", ".join(items) + "]"
         if not isinstance(val, dict):
             raise BadValue(f"a {kind} value must be a JSON object")
         if kind == "object" and set(val) != set(inner):
@@ -195,9 +234,8 @@ class _Renderer:
         items = []
         for key, v in val.items():
             t = inner if kind == "map" else inner[key]
-            items.append(f"{quote(key)} = {self.value(t, v, path + (key,), kind == 'map')}")
-        text = "{" + ", ".join(items) + "}"
-        return text if kind == "object" else f"convert({text}, {constraint(ty)})"
+            items.append(f"{quote(key)} = {self.value(t, v, path + (key,), kind == 'map', plain)}")
+        return "{" + ", ".join(items) + "}"
 
 
 def decode_planned(data):

@@ -91,6 +91,8 @@ class Prepared:
         # {file name: text} of a child module the case calls, and the module's directory.
         self.module_files = {}
         self.module_dir = None
+        # The module that gives the scope's values their types (`ScopeModule`), if any.
+        self.scope_module = None
         # Error summaries of the case's wrapper, as the protocol names them.
         self.summaries = {}
         # Whether the case's value is a module argument standing for a variable default.
@@ -106,7 +108,25 @@ class Prepared:
         else:
             files = {self.expression_file: _output_file(self.name, expression)}
         if self.scope_locals:
-            files[self.scope_file] = "locals {\n" + self.scope_locals + "}\n"
+            calls = self.scope_module.calls_text() if self.scope_module else ""
+            files[self.scope_file] = calls + "locals {\n" + self.scope_locals + "}\n"
+            if self.scope_module:
+                files.update(self.scope_module.files())
+        return files
+
+    def module_calls(self):
+        """(call name, directory) of each module call of the case, as `terraform init` lists
+        them."""
+        calls = [(self.name, self.module_dir)] if self.module_dir else []
+        if self.scope_locals and self.scope_module:
+            calls += self.scope_module.calls
+        return calls
+
+    def scope_files(self):
+        """The files whose error diagnostics are about the case's scope values."""
+        files = [self.scope_file]
+        if self.scope_module:
+            files += self.scope_module.files()
         return files
 
     @property
@@ -156,25 +176,70 @@ class Prepared:
         return points
 
 
-def prepare(n, request, rewriter):
-    """The `Prepared` case of request number `n` (already checked to be well formed)."""
+class ScopeModule:
+    """How a case's scope values get their exact types on a Terraform without the `convert`
+    function (before 1.15): through input variables. The case's module `cN_scope_module/`
+    has a nullable input variable `vK` per value to type, whose type constraint is that
+    value's type, and an output of it; each such value is its own call of the module
+    (`module "cN_scope_K"`) passing only `vK`, so that one value may be part of another's
+    argument (a list inside a value of type `any`) without a call referring to itself. A
+    literal, a null or an unknown of the dynamic pseudo-type converts to the variable's type
+    as `convert` would convert it."""
+
+    def __init__(self, name):
+        self.name = name
+        self.dir = f"{name}_scope_module"
+        self.variables = []
+        self.calls = []
+        self.call_texts = []
+
+    def __call__(self, argument, constraint):
+        """The expression of `argument` converted to the type `constraint` (`cty.render`'s
+        `typed_node`)."""
+        k = len(self.calls)
+        call = f"{self.name}_scope_{k}"
+        self.variables.append(
+            f'variable "v{k}" {{\n  type = {constraint}\n  default = null\n'
+            f'  nullable = true\n}}\n\noutput "v{k}" {{\n  value = var.v{k}\n}}\n')
+        self.calls.append((call, self.dir))
+        self.call_texts.append(
+            f'module "{call}" {{\n  source = "./{self.dir}"\n\n  v{k} = {argument}\n}}\n\n')
+        return f"module.{call}.v{k}"
+
+    def calls_text(self):
+        return "".join(self.call_texts)
+
+    def files(self):
+        """{file name: text} of the module, if any value needed it."""
+        if not self.variables:
+            return {}
+        return {f"{self.dir}/main.tf": "\n".join(self.variables)}
+
+
+def prepare(n, request, rewriter, version):
+    """The `Prepared` case of request number `n` (already checked to be well formed) for the
+    Terraform `version` (`versions.Version`)."""
     handler = KINDS.get(request["kind"])
     if handler is None:
         raise Unsupported(f"requests of kind {request['kind']!r}")
-    return handler(f"c{n}", request, rewriter)
+    return handler(f"c{n}", request, rewriter, version)
 
 
-def _expression_or_template(name, request, rewriter):
+def _expression_or_template(name, request, rewriter, version):
     scope = request.get("scope") or {}
     rename = {var: f"local.{name}_{var}" for var in scope if cty.IDENTIFIER.match(var)}
     rewritten = rewriter.rewrite(request["kind"], request["source"], rename, UNDECLARED_PREFIX)
     used = [var for var in rewritten["references"] if var in rename]
+    scope_module = None if version.has_convert_function else ScopeModule(name)
     locals_text = "".join(
-        f"  {name}_{var} = {cty.render(scope[var], UNKNOWN_EXPR)}\n" for var in used)
+        f"  {name}_{var} = {cty.render(scope[var], UNKNOWN_EXPR, scope_module)}\n"
+        for var in used)
     unknown_inputs = any(scope[var].get("unknown") for var in used)
     exact = request["kind"] == "expression" and rewritten["expression"] == request["source"]
-    return Prepared(name, rewritten["expression"], locals_text, request["source"], exact,
+    case = Prepared(name, rewritten["expression"], locals_text, request["source"], exact,
                     unknown_inputs, request.get("base_dir"))
+    case.scope_module = scope_module
+    return case
 
 
 def _output_header(name):
@@ -189,9 +254,9 @@ def _output_file(name, expression):
     return _output_header(name) + expression + separator + ")]\n}\n"
 
 
-def _convert(name, request, rewriter):
+def _convert(name, request, rewriter, version):
     if request.get("scope"):
-        return _convert_argument(name, request, rewriter)
+        return _convert_argument(name, request, rewriter, version)
     source = request["source"]
     # The closing parenthesis on a line of its own: the source may end in a comment or a
     # heredoc.
@@ -202,10 +267,10 @@ def _convert(name, request, rewriter):
     return case
 
 
-def _convert_argument(name, request, rewriter):
+def _convert_argument(name, request, rewriter, version):
     """A conversion whose source needs its scope: the value is a module argument, since a
     default must be a constant."""
-    case = _expression_or_template(name, dict(request, kind="expression"), rewriter)
+    case = _expression_or_template(name, dict(request, kind="expression"), rewriter, version)
     module_dir = f"{name}_module"
     case.module_dir = module_dir
     case.module_files = {
