@@ -80,9 +80,9 @@ class RenderTest(unittest.TestCase):
                 self.render(ty, value)
 
 
-class TypedNodeRenderTest(unittest.TestCase):
-    """Rendering for a Terraform without `convert`: each value to type is an argument of a
-    typed node (here `T0`, `T1`, ... recorded with their type constraints)."""
+class ConversionNodesTest(unittest.TestCase):
+    """Rendering for a Terraform without `convert`: each part to convert is the argument of a
+    conversion node (here `T0`, `T1`, ... recorded with their type constraints)."""
 
     def render(self, ty, value, unknown=(), sensitive=()):
         nodes = []
@@ -97,18 +97,27 @@ class TypedNodeRenderTest(unittest.TestCase):
 
     def test_table(self):
         table = [
+            # What a literal writes exactly needs no node.
             ("string", "a", '"a"', []),
+            (["object", {"a b": "number", "c": ["tuple", ["bool"]]}], {"a b": 1, "c": [True]},
+             '{"a b" = 1, "c" = [true]}', []),
+            (["object", {"a": "dynamic"}], {"a": None}, '{"a" = null}', []),
             (["list", "number"], [], "T0", [("[]", "list(number)")]),
             (["map", "string"], None, "T0", [("null", "map(string)")]),
             (["list", ["list", "number"]], [[1, None], []], "T0",
              [("[[1, null], []]", "list(list(number))")]),
-            (["tuple", ["string", ["set", "bool"]]], ["a", [True]], '["a", T0]',
-             [("[true]", "set(bool)")]),
-            (["object", {"a b": "number"}], {"a b": 1}, '{"a b" = 1}', []),
-            # Where the type says `any`, a value keeps its own type: it is typed first.
+            # The node is as high up as it can be: the whole value.
+            (["tuple", ["string", ["set", "bool"]]], ["a", [True]], "T0",
+             [('["a", [true]]', "tuple([string, set(bool)])")]),
+            # Unless a type constraint cannot name an attribute.
+            (["object", {"a b": ["list", "number"], "c": "string"}], {"a b": [], "c": "x"},
+             '{"a b" = T0, "c" = "x"}', [("[]", "list(number)")]),
+            # Where the type says `any`, a value keeps its own type: it is converted first.
             (["list", "dynamic"], [{"value": [1], "type": ["list", "number"]}], "T1",
              [("[1]", "list(number)"), ("[T0]", "list(any)")]),
-            (["object", {"a": "dynamic"}], {"a": None}, '{"a" = null}', []),
+            (["object", {"a": "dynamic", "b": ["map", "bool"]}],
+             {"a": {"value": ["x"], "type": ["tuple", ["string"]]}, "b": {}}, "T0",
+             [('{"a" = ["x"], "b" = {}}', "object({a = any, b = map(bool)})")]),
         ]
         for ty, value, want, nodes in table:
             self.assertEqual(self.render(ty, value), (want, nodes), (ty, value))
@@ -120,21 +129,26 @@ class TypedNodeRenderTest(unittest.TestCase):
                          ("T0", [(f'["a", {U}]', "list(string)")]))
         self.assertEqual(self.render("dynamic", None, unknown=[[]]), (U, []))
 
-    def test_sensitive_marks_go_around_nodes(self):
+    def test_sensitive_marks_are_put_back_after_the_node(self):
         self.assertEqual(
-            self.render(["object", {"a": "string", "b": ["list", "number"]}],
-                        {"a": "s", "b": [1]}, sensitive=[[], ["b"]]),
-            ('sensitive({"a" = "s", "b" = sensitive(T0)})', [("[1]", "list(number)")]))
+            self.render(["object", {"a": "string", "b": ["list", "number"],
+                                    "c": ["tuple", ["bool", "string"]]}],
+                        {"a": "s", "b": [1], "c": [True, "t"]},
+                        sensitive=[[], ["b"], ["c", 1]]),
+            ('sensitive({"a" = T0["a"], "b" = sensitive(T0["b"]), '
+             '"c" = [T0["c"][0], sensitive(T0["c"][1])]})',
+             [('{"a" = "s", "b" = [1], "c" = [true, "t"]}',
+               "object({a = string, b = list(number), c = tuple([bool, string])})")]))
+        # Without a node, marks are written as they are with `convert`.
+        self.assertEqual(self.render(["tuple", ["string"]], ["s"], sensitive=[[0]]),
+                         ('[sensitive("s")]', []))
 
-    def test_marks_inside_a_node_are_inexpressible(self):
-        # The element of a list is an object whose attribute is marked: the mark would be
-        # inside the node's argument.
+    def test_marks_inside_collections_are_inexpressible(self):
         with self.assertRaises(cty.Inexpressible):
             self.render(["list", ["object", {"a": "string"}]], [{"a": "s"}],
                         sensitive=[[0, "a"]])
         with self.assertRaises(cty.Inexpressible):
-            self.render(["list", "dynamic"], [{"value": ["s"], "type": ["tuple", ["string"]]}],
-                        sensitive=[[0, 0]])
+            self.render(["map", "string"], {"k": "s"}, sensitive=[["k"]])
 
     def test_convert_rendering_is_unchanged_without_nodes(self):
         typed = {"type": ["list", ["object", {"a": "string"}]], "value": [{"a": "s"}],
@@ -142,22 +156,27 @@ class TypedNodeRenderTest(unittest.TestCase):
         self.assertEqual(cty.render(typed, U),
                          'convert([{"a" = sensitive("s")}], list(object({a = string})))')
 
+    def test_bad_values(self):
+        for ty, value in [(["tuple", ["string"]], []), (["object", {"a": "string"}], {}),
+                          ("dynamic", {"value": 1}), (["list", "number"], {"a": 1})]:
+            with self.assertRaises(cty.BadValue, msg=(ty, value)):
+                self.render(ty, value)
+
 
 class ScopeModuleTest(unittest.TestCase):
-    def test_one_call_per_node_in_one_module(self):
+    def test_a_module_per_node(self):
         module = kinds.ScopeModule("c4")
-        self.assertEqual(module("[1]", "list(number)"), "module.c4_scope_0.v0")
-        self.assertEqual(module("[module.c4_scope_0.v0]", "list(any)"), "module.c4_scope_1.v1")
-        self.assertEqual(module.calls, [("c4_scope_0", "c4_scope_module"),
-                                        ("c4_scope_1", "c4_scope_module")])
-        self.assertIn("  v1 = [module.c4_scope_0.v0]\n", module.calls_text())
-        (name, text), = module.files().items()
-        self.assertEqual(name, "c4_scope_module/main.tf")
-        self.assertIn('variable "v1" {\n  type = list(any)\n  default = null\n'
-                      '  nullable = true\n}', text)
-
-    def test_no_module_without_nodes(self):
-        self.assertEqual(kinds.ScopeModule("c0").files(), {})
+        self.assertEqual(module("[1]", "list(number)"), "module.c4_scope_0.v")
+        self.assertEqual(module("[module.c4_scope_0.v]", "list(any)"), "module.c4_scope_1.v")
+        self.assertEqual(module.calls, [("c4_scope_0", "c4_scope_0_module"),
+                                        ("c4_scope_1", "c4_scope_1_module")])
+        self.assertIn('module "c4_scope_1" {\n  source = "./c4_scope_1_module"\n\n'
+                      '  v = [module.c4_scope_0.v]\n}', module.calls_text())
+        files = module.files()
+        self.assertEqual(sorted(files), ["c4_scope_0_module/main.tf", "c4_scope_1_module/main.tf"])
+        self.assertEqual(files["c4_scope_1_module/main.tf"],
+                         'variable "v" {\n  type = list(any)\n  nullable = true\n}\n\n'
+                         'output "v" {\n  value = var.v\n}\n')
 
 
 class VersionsTest(unittest.TestCase):

@@ -132,61 +132,48 @@ def render(typed, unknown_expr, typed_node=None):
     is an unknown of the dynamic pseudo-type.
 
     `typed_node(argument, constraint)`, when given, stands in for Terraform's `convert`
-    function, which Terraform has from 1.15 only: it returns an expression whose value is
-    that of the expression `argument` converted to the type constraint `constraint` (the
-    engine passes it through a module's typed input variable). Such an argument is written
-    plainly (its lists, nulls and unknowns typed by the one conversion), except where its
-    type says `any`, where a value keeps its own type; and since a module output is
-    sensitive as a whole or not at all, a sensitive mark inside an argument is
-    `Inexpressible`."""
+    function, which Terraform has from 1.15 only (see `_ConversionNodes`): it returns an
+    expression whose value is that of the expression `argument` converted to the type
+    constraint `constraint` (the engine passes it through a module's typed input
+    variable)."""
     ty = typed["type"]
     check_type(ty)
     unknown = {tuple(p) for p in typed.get("unknown", [])}
     sensitive = {tuple(p) for p in typed.get("sensitive", [])}
-    return _Renderer(unknown, sensitive, unknown_expr, typed_node).value(ty, typed["value"], ())
+    renderer = _Renderer(unknown, sensitive, unknown_expr)
+    if typed_node is not None:
+        renderer = _ConversionNodes(renderer, typed_node)
+    return renderer.value(ty, typed["value"], ())
 
 
 class _Renderer:
-    def __init__(self, unknown, sensitive, unknown_expr, typed_node):
+    def __init__(self, unknown, sensitive, unknown_expr):
         self.unknown = unknown
         self.sensitive = sensitive
         self.unknown_expr = unknown_expr
-        self.typed_node = typed_node
-        # How many `typed_node` arguments enclose the part being written.
-        self.arguments = 0
 
-    def value(self, ty, val, path, in_collection=False, plain=False):
-        """`plain`: the part is inside a `typed_node` argument, whose conversion gives it its
-        type."""
-        text = self.unmarked(ty, val, path, plain)
+    def value(self, ty, val, path, in_collection=False):
+        text = self.unmarked(ty, val, path)
         if path in self.sensitive:
             if in_collection:
                 raise Inexpressible("a sensitive mark inside a list, set or map")
-            if self.arguments:
-                raise Inexpressible("a sensitive mark inside a value typed by a conversion "
-                                    "(Terraform before 1.15)")
             text = f"sensitive({text})"
         return text
 
-    def typed(self, text, ty):
-        if self.typed_node is None:
-            return f"convert({text}, {constraint(ty)})"
-        return self.typed_node(text, constraint(ty))
-
-    def unmarked(self, ty, val, path, plain):
+    def unmarked(self, ty, val, path):
         if path in self.unknown:
-            if ty == "dynamic" or plain:
+            if ty == "dynamic":
                 return self.unknown_expr
-            return self.typed(self.unknown_expr, ty)
+            return f"convert({self.unknown_expr}, {constraint(ty)})"
         if ty == "dynamic":
             if val is None:
                 return "null"
             if not isinstance(val, dict) or set(val) != {"value", "type"}:
                 raise BadValue("a value of type dynamic must be {\"value\": V, \"type\": T}")
             check_type(val["type"])
-            return self.unmarked(val["type"], val["value"], path, False)
+            return self.unmarked(val["type"], val["value"], path)
         if val is None:
-            return "null" if plain else self.typed("null", ty)
+            return f"convert(null, {constraint(ty)})"
         if ty == "string":
             if not isinstance(val, str):
                 raise BadValue("a string value must be a JSON string")
@@ -202,31 +189,16 @@ class _Renderer:
                 raise BadValue("a bool value must be true or false")
             return "true" if val else "false"
         kind, inner = ty
-        # A list, set or map is a typed node when `typed_node` writes them: its elements are
-        # then written plainly inside the node's argument.
-        node = kind in ("list", "set", "map") and self.typed_node is not None and not plain
-        if node:
-            self.arguments += 1
-        try:
-            text = self.literal(kind, inner, val, path, plain or node)
-        finally:
-            if node:
-                self.arguments -= 1
-        if kind in ("tuple", "object") or plain:
-            return text
-        return self.typed(text, ty)
-
-    def literal(self, kind, inner, val, path, plain):
-        """The tuple or object literal of a collection or structural value."""
         if kind in ("list", "set", "tuple"):
             if not isinstance(val, list):
                 raise BadValue(f"a {kind} value must be a JSON array")
             if kind == "tuple" and len(val) != len(inner):
                 raise BadValue("a tuple value must have one element per element type")
             types = inner if kind == "tuple" else [inner] * len(val)
-            items = [self.value(t, v, path + (i,), kind != "tuple", plain)
+            items = [self.value(t, v, path + (i,), kind != "tuple")
                      for i, (t, v) in enumerate(zip(types, val))]
-            return "[" + ", ".join(items) + "]"
+            text = "[" + ", ".join(items) + "]"
+            return text if kind == "tuple" else f"convert({text}, {constraint(ty)})"
         if not isinstance(val, dict):
             raise BadValue(f"a {kind} value must be a JSON object")
         if kind == "object" and set(val) != set(inner):
@@ -234,8 +206,134 @@ class _Renderer:
         items = []
         for key, v in val.items():
             t = inner if kind == "map" else inner[key]
-            items.append(f"{quote(key)} = {self.value(t, v, path + (key,), kind == 'map', plain)}")
-        return "{" + ", ".join(items) + "}"
+            items.append(f"{quote(key)} = {self.value(t, v, path + (key,), kind == 'map')}")
+        text = "{" + ", ".join(items) + "}"
+        return text if kind == "object" else f"convert({text}, {constraint(ty)})"
+
+
+class _ConversionNodes:
+    """Rendering without Terraform's `convert` function (before 1.15).
+
+    A part that a literal cannot write exactly (a list, set or map, a typed null, an unknown
+    of a known type, or a tuple or object holding one) becomes one conversion node: the part
+    written plainly (a literal, with `null` and the unknown for its nulls and unknowns) is
+    converted to the part's type constraint by `typed_node`, which converts as `convert`
+    does. The node is as high up the value as it can be, most often the whole value: the
+    fewer nodes, the smaller the configuration (a module per node). Inside a node's
+    argument, where its type says `any`, a value keeps its own type, so a value there that
+    needs converting is a node of its own. Sensitive marks cannot be passed into a node (a
+    module output is sensitive as a whole or not at all): they are put back afterwards, by
+    rebuilding the node's value as tuple and object constructors down to each marked part,
+    so a mark inside a list, set or map is `Inexpressible`."""
+
+    def __init__(self, renderer, typed_node):
+        self.renderer = renderer
+        self.unknown = renderer.unknown
+        self.sensitive = renderer.sensitive
+        self.unknown_expr = renderer.unknown_expr
+        self.typed_node = typed_node
+
+    def value(self, ty, val, path):
+        if not self.needs_conversion(ty, val, path):
+            return self.renderer.value(ty, val, path)
+        ty, val = self.unwrapped(ty, val, path)
+        try:
+            node = self.node(ty, val, path)
+        except Inexpressible:
+            # A type constraint cannot name an attribute that is not an identifier: convert
+            # the parts of a tuple or object separately.
+            if not (isinstance(ty, list) and ty[0] in ("tuple", "object")) or val is None \
+                    or path in self.unknown:
+                raise
+            text = self.structure(ty, val, path, self.value)
+            return f"sensitive({text})" if path in self.sensitive else text
+        return self.remarked(node, ty, val, path)
+
+    def needs_conversion(self, ty, val, path):
+        if path in self.unknown:
+            return ty != "dynamic"
+        if ty == "dynamic":
+            return val is not None and self.needs_conversion(*_wrapped(val), path)
+        if val is None or ty in PRIMITIVES:
+            return val is None
+        kind, inner = ty
+        if kind in ("list", "set", "map"):
+            return True
+        if not isinstance(val, list if kind == "tuple" else dict):
+            return True  # `structure` refuses it
+        if kind == "tuple":
+            return any(self.needs_conversion(t, v, path + (i,))
+                       for i, (t, v) in enumerate(zip(inner, val)))
+        return any(self.needs_conversion(inner.get(k, "dynamic"), v, path + (k,))
+                   for k, v in val.items())
+
+    def unwrapped(self, ty, val, path):
+        """The type and value of a part, looking through the dynamic pseudo-type."""
+        if ty == "dynamic" and path not in self.unknown and val is not None:
+            return self.unwrapped(*_wrapped(val), path)
+        return ty, val
+
+    def node(self, ty, val, path):
+        return self.typed_node(self.argument(ty, val, path), constraint(ty))
+
+    def argument(self, ty, val, path):
+        """A part written plainly, for a node to convert."""
+        if path in self.unknown:
+            return self.unknown_expr
+        if ty == "dynamic":
+            if val is None:
+                return "null"
+            inner_ty, inner_val = self.unwrapped(ty, val, path)
+            if self.needs_conversion(inner_ty, inner_val, path):
+                return self.node(inner_ty, inner_val, path)
+            return self.argument(inner_ty, inner_val, path)
+        if val is None:
+            return "null"
+        if ty in PRIMITIVES:
+            return self.renderer.unmarked(ty, val, path)
+        return self.structure(ty, val, path, self.argument)
+
+    def structure(self, ty, val, path, part):
+        """The tuple or object literal of a list, set, tuple, map or object, each element
+        written by `part(type, value, path)`."""
+        kind, inner = ty
+        if kind in ("list", "set", "tuple"):
+            if not isinstance(val, list) or (kind == "tuple" and len(val) != len(inner)):
+                raise BadValue(f"a {kind} value must be a JSON array of its length")
+            types = inner if kind == "tuple" else [inner] * len(val)
+            return "[" + ", ".join(part(t, v, path + (i,))
+                                   for i, (t, v) in enumerate(zip(types, val))) + "]"
+        if not isinstance(val, dict) or (kind == "object" and set(val) != set(inner)):
+            raise BadValue(f"a {kind} value must be a JSON object of its attributes")
+        return "{" + ", ".join(
+            f"{quote(k)} = {part(inner if kind == 'map' else inner[k], v, path + (k,))}"
+            for k, v in val.items()) + "}"
+
+    def remarked(self, expr, ty, val, path):
+        """`expr`, whose value is the part at `path` without marks, with the part's marks."""
+        text = expr
+        inside = [p for p in self.sensitive if len(p) > len(path) and p[:len(path)] == path]
+        ty, val = self.unwrapped(ty, val, path)
+        if inside and val is not None and path not in self.unknown and isinstance(ty, list):
+            kind, inner = ty
+            if kind == "tuple":
+                text = "[" + ", ".join(self.remarked(f"{expr}[{i}]", t, v, path + (i,))
+                                       for i, (t, v) in enumerate(zip(inner, val))) + "]"
+            elif kind == "object":
+                text = "{" + ", ".join(
+                    f"{quote(k)} = {self.remarked(f'{expr}[{quote(k)}]', inner[k], v, path + (k,))}"
+                    for k, v in val.items()) + "}"
+            else:
+                raise Inexpressible("a sensitive mark inside a list, set or map")
+        return f"sensitive({text})" if path in self.sensitive else text
+
+
+def _wrapped(val):
+    """The type and value inside a value of the dynamic pseudo-type."""
+    if not isinstance(val, dict) or set(val) != {"value", "type"}:
+        raise BadValue("a value of type dynamic must be {\"value\": V, \"type\": T}")
+    check_type(val["type"])
+    return val["type"], val["value"]
 
 
 def decode_planned(data):

@@ -178,42 +178,39 @@ class Prepared:
 
 class ScopeModule:
     """How a case's scope values get their exact types on a Terraform without the `convert`
-    function (before 1.15): through input variables. The case's module `cN_scope_module/`
-    has a nullable input variable `vK` per value to type, whose type constraint is that
-    value's type, and an output of it; each such value is its own call of the module
-    (`module "cN_scope_K"`) passing only `vK`, so that one value may be part of another's
-    argument (a list inside a value of type `any`) without a call referring to itself. A
-    literal, a null or an unknown of the dynamic pseudo-type converts to the variable's type
-    as `convert` would convert it."""
+    function (before 1.15): through input variables. Each value to convert
+    (`cty.render`'s `typed_node`) is the argument of a module of its own,
+    `cN_scope_K_module/`, with one nullable input variable whose type constraint is the
+    value's type, and an output of the variable. A literal, a null or an unknown of the
+    dynamic pseudo-type converts to the variable's type as `convert` would convert it. One
+    module per value keeps the configuration small (a module's every variable and output is
+    part of Terraform's graph for each call of it) and lets one value be part of another's
+    argument (a list inside a value of type `any`)."""
 
     def __init__(self, name):
         self.name = name
-        self.dir = f"{name}_scope_module"
-        self.variables = []
         self.calls = []
         self.call_texts = []
+        self.module_texts = {}
 
     def __call__(self, argument, constraint):
-        """The expression of `argument` converted to the type `constraint` (`cty.render`'s
-        `typed_node`)."""
-        k = len(self.calls)
-        call = f"{self.name}_scope_{k}"
-        self.variables.append(
-            f'variable "v{k}" {{\n  type = {constraint}\n  default = null\n'
-            f'  nullable = true\n}}\n\noutput "v{k}" {{\n  value = var.v{k}\n}}\n')
-        self.calls.append((call, self.dir))
+        """The expression of `argument` converted to the type `constraint`."""
+        call = f"{self.name}_scope_{len(self.calls)}"
+        module_dir = f"{call}_module"
+        self.calls.append((call, module_dir))
         self.call_texts.append(
-            f'module "{call}" {{\n  source = "./{self.dir}"\n\n  v{k} = {argument}\n}}\n\n')
-        return f"module.{call}.v{k}"
+            f'module "{call}" {{\n  source = "./{module_dir}"\n\n  v = {argument}\n}}\n\n')
+        self.module_texts[f"{module_dir}/main.tf"] = (
+            f'variable "v" {{\n  type = {constraint}\n  nullable = true\n}}\n\n'
+            'output "v" {\n  value = var.v\n}\n')
+        return f"module.{call}.v"
 
     def calls_text(self):
         return "".join(self.call_texts)
 
     def files(self):
-        """{file name: text} of the module, if any value needed it."""
-        if not self.variables:
-            return {}
-        return {f"{self.dir}/main.tf": "\n".join(self.variables)}
+        """{file name: text} of the modules."""
+        return dict(self.module_texts)
 
 
 def prepare(n, request, rewriter, version):
