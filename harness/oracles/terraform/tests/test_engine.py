@@ -208,6 +208,37 @@ class VersionDifferencesTest(unittest.TestCase):
                           "and": {"type": "bool", "value": False}})
 
 
+    def test_a_panic_is_that_versions_answer(self):
+        # Splatting a sensitive unknown object panics in HCL before 2.21 (Terraform before
+        # 1.10): the case is answered `crash`, the rest of its batch as usual.
+        marked_unknown = {"type": ["object", {"a": "string"}], "value": None, "unknown": [[]],
+                          "sensitive": [[]]}
+        requests = [expr("before", "1 + 1"), expr("panic", "o[*]", {"o": marked_unknown}),
+                    expr("after", 'upper("a")')]
+        for version in ("1.6", "1.9"):
+            answers = {a["id"]: a for a in run_engine(requests, "--terraform-version", version)}
+            self.assertIn("the Terraform worker exited", answers["panic"]["crash"], version)
+            self.assertEqual(answers["before"]["result"], {"type": "number", "value": 2})
+            self.assertEqual(answers["after"]["result"], {"type": "string", "value": "A"})
+        self.assertEqual(self.answers("1.10", requests)["panic"],
+                         {"type": "dynamic", "value": None, "unknown": [[]],
+                          "sensitive": [[]]})
+
+    def test_whole_numbers_beyond_int64_before_1_9(self):
+        # Terraform before 1.9 saves them in its plan as float64s, which do not tell their
+        # digits: a top-level number is read again as text.
+        requests = [expr("int", "18446744073709551615 + 1"), expr("float", "pow(2, 200)"),
+                    expr("nested", "[pow(2, 200)]")]
+        for version in ("1.8", "1.9"):
+            answers = self.answers(version, requests)
+            self.assertEqual(answers["int"], {"type": "number", "value": 2 ** 64}, version)
+            self.assertEqual(answers["float"], {"type": "number",
+                                                "value": 16069380442589903 * 10 ** 44}, version)
+        self.assertIn("unsupported", self.answers("1.8", requests)["nested"])
+        self.assertEqual(self.answers("1.9", requests)["nested"]["value"],
+                         [16069380442589903 * 10 ** 44])
+
+
 class TypedScopeTest(unittest.TestCase):
     """Scope values keep their exact types, unknowns and sensitive marks on a Terraform
     without the `convert` function (1.6) as on one with it (1.15)."""
@@ -243,6 +274,16 @@ class TypedScopeTest(unittest.TestCase):
                 want = dict(typed, sensitive=sorted(typed["sensitive"], key=str)) \
                     if "sensitive" in typed else typed
                 self.assertEqual(got, want, (version, name))
+
+    def test_a_negative_zero_through_a_module_on_1_6(self):
+        # Terraform 1.6 drops the sign of a zero given to a module's input variable, so such a
+        # scope value cannot be written there; later versions keep it.
+        scope = {"s": {"type": ["set", "number"], "value": [exactjson.loads("-0"), 0]}}
+        request = [expr("zeros", "length(s)", scope)]
+        self.assertIn("negative zero", run_engine(request, "--terraform-version", "1.6")[0]
+                      ["unsupported"])
+        self.assertEqual(results_by_id(run_engine(request, "--terraform-version", "1.8"))
+                         ["zeros"], {"type": "number", "value": 2})
 
     def test_a_typed_scope_value_in_a_conversion(self):
         request = {"id": "conv", "kind": "convert", "type": "list(string)", "source": "x",

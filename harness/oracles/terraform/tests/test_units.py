@@ -150,6 +150,17 @@ class ConversionNodesTest(unittest.TestCase):
         with self.assertRaises(cty.Inexpressible):
             self.render(["map", "string"], {"k": "s"}, sensitive=[["k"]])
 
+    def test_negative_zero_inside_a_node(self):
+        typed = {"type": ["set", "number"], "value": [decimal.Decimal("-0"), 0]}
+        self.assertEqual(cty.render(typed, U, lambda a, c: f"N({a}, {c})"),
+                         "N([-0, 0], set(number))")
+        with self.assertRaises(cty.Inexpressible):
+            cty.render(typed, U, lambda a, c: "N", node_keeps_negative_zero=False)
+        # Outside a node, a literal keeps it.
+        bare = {"type": "number", "value": decimal.Decimal("-0")}
+        self.assertEqual(cty.render(bare, U, lambda a, c: "N", node_keeps_negative_zero=False),
+                         "-0")
+
     def test_convert_rendering_is_unchanged_without_nodes(self):
         typed = {"type": ["list", ["object", {"a": "string"}]], "value": [{"a": "s"}],
                  "sensitive": [[0, "a"]]}
@@ -217,6 +228,11 @@ class DecodePlannedTest(unittest.TestCase):
             ('"number"', 1.4142135623730951,
              {"type": "number", "value": decimal.Decimal("1.4142135623730951")}),
             ('"number"', float("-inf"), {"type": "number", "value": "-Infinity"}),
+            # A whole number beyond int64 as a float: its digits are not known.
+            ('["list","number"]', [float(2 ** 64), 2.5, 2 ** 62],
+             {"type": ["list", "number"],
+              "value": [decimal.Decimal("1.8446744073709552E+19"), decimal.Decimal("2.5"),
+                        2 ** 62], "ambiguous": [[0]]}),
             ('["list","string"]', ["a", UNKNOWN_EXT],
              {"type": ["list", "string"], "value": ["a", None], "unknown": [[1]]}),
             ('["object",{"a":"bool","b":"dynamic"}]', {"a": REFINED_EXT, "b": None},

@@ -36,6 +36,12 @@ INFINITIES = {"Infinity": 'yamldecode(".inf")', "-Infinity": 'yamldecode("-.inf"
 IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 # cty's msgpack extension codes for an unknown value, plain and refined.
 UNKNOWN_EXT = (0, 0x0C)
+# go-cty before 1.14.4 (Terraform before 1.9) writes any number that a float64 holds exactly
+# as a msgpack float, whole numbers too; a whole number beyond int64 may then be a 512-bit
+# integer (`18446744073709551615 + 1`, whose text is every digit) or a float64 result
+# (`pow(2, 200)`, whose text is the shortest float64 decimal): which, the plan does not say.
+# Later versions write such a number as its text.
+AMBIGUOUS_WHOLE = 2 ** 63
 
 
 class Inexpressible(Exception):
@@ -126,7 +132,7 @@ def quote(text):
     return "".join(out)
 
 
-def render(typed, unknown_expr, typed_node=None):
+def render(typed, unknown_expr, typed_node=None, node_keeps_negative_zero=True):
     """The Terraform expression of a protocol typed value (a dict with `type`, `value` and
     optionally `unknown` and `sensitive` paths). `unknown_expr` is an expression whose value
     is an unknown of the dynamic pseudo-type.
@@ -135,14 +141,17 @@ def render(typed, unknown_expr, typed_node=None):
     function, which Terraform has from 1.15 only (see `_ConversionNodes`): it returns an
     expression whose value is that of the expression `argument` converted to the type
     constraint `constraint` (the engine passes it through a module's typed input
-    variable)."""
+    variable). `node_keeps_negative_zero`: whether such a node keeps the sign of a zero
+    inside its argument (Terraform 1.6 drops it from the value of a module's input variable,
+    so that `toset([-0, 0])` passed to one has one element); where it does not, a negative
+    zero inside a node is `Inexpressible`."""
     ty = typed["type"]
     check_type(ty)
     unknown = {tuple(p) for p in typed.get("unknown", [])}
     sensitive = {tuple(p) for p in typed.get("sensitive", [])}
     renderer = _Renderer(unknown, sensitive, unknown_expr)
     if typed_node is not None:
-        renderer = _ConversionNodes(renderer, typed_node)
+        renderer = _ConversionNodes(renderer, typed_node, node_keeps_negative_zero)
     return renderer.value(ty, typed["value"], ())
 
 
@@ -226,8 +235,9 @@ class _ConversionNodes:
     rebuilding the node's value as tuple and object constructors down to each marked part,
     so a mark inside a list, set or map is `Inexpressible`."""
 
-    def __init__(self, renderer, typed_node):
+    def __init__(self, renderer, typed_node, keeps_negative_zero):
         self.renderer = renderer
+        self.keeps_negative_zero = keeps_negative_zero
         self.unknown = renderer.unknown
         self.sensitive = renderer.sensitive
         self.unknown_expr = renderer.unknown_expr
@@ -290,6 +300,10 @@ class _ConversionNodes:
         if val is None:
             return "null"
         if ty in PRIMITIVES:
+            if (ty == "number" and isinstance(val, decimal.Decimal) and val.is_zero()
+                    and val.is_signed() and not self.keeps_negative_zero):
+                raise Inexpressible("a negative zero inside a value converted by a module "
+                                    "(this Terraform drops its sign)")
             return self.renderer.unmarked(ty, val, path)
         return self.structure(ty, val, path, self.argument)
 
@@ -338,7 +352,8 @@ def _wrapped(val):
 
 def decode_planned(data):
     """A protocol typed value (without sensitive paths) from cty's msgpack encoding of a value
-    against the dynamic pseudo-type."""
+    against the dynamic pseudo-type. The paths of numbers whose text the encoding does not
+    determine (see `AMBIGUOUS_WHOLE`) are under `ambiguous`: not a protocol field."""
     raw = msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext,
                           use_list=True)
     if isinstance(raw, Unknown):
@@ -347,14 +362,15 @@ def decode_planned(data):
         raise ValueError("a dynamic value is not encoded as [type, value]")
     type_text = raw[0].decode() if isinstance(raw[0], bytes) else raw[0]
     ty = exactjson.loads(type_text)
-    unknown = []
-    refinements = []
-    value = _from_msgpack(ty, raw[1], [], unknown, refinements)
+    unknown, refinements, ambiguous = [], [], []
+    value = _from_msgpack(ty, raw[1], [], unknown, refinements, ambiguous)
     typed = {"type": ty, "value": value}
     if unknown:
         typed["unknown"] = unknown
     if refinements:
         typed["refinements"] = refinements
+    if ambiguous:
+        typed["ambiguous"] = ambiguous
     return typed
 
 
@@ -397,7 +413,7 @@ def _refinements(data):
     return out
 
 
-def _from_msgpack(ty, raw, path, unknown, refinements):
+def _from_msgpack(ty, raw, path, unknown, refinements, ambiguous):
     if isinstance(raw, Unknown):
         unknown.append(list(path))
         if raw.refinements:
@@ -406,22 +422,23 @@ def _from_msgpack(ty, raw, path, unknown, refinements):
     if raw is None:
         return None
     if ty == "number":
+        if isinstance(raw, float) and raw.is_integer() and abs(raw) >= AMBIGUOUS_WHOLE:
+            ambiguous.append(list(path))
         return _number(raw)
     if ty in PRIMITIVES:
         return raw
     if ty == "dynamic":
         raise ValueError("a known value of the dynamic pseudo-type")
     kind, inner = ty
+    parts = (unknown, refinements, ambiguous)
     if kind in ("list", "set"):
-        return [_from_msgpack(inner, v, path + [i], unknown, refinements)
-                for i, v in enumerate(raw)]
+        return [_from_msgpack(inner, v, path + [i], *parts) for i, v in enumerate(raw)]
     if kind == "tuple":
-        return [_from_msgpack(t, v, path + [i], unknown, refinements)
+        return [_from_msgpack(t, v, path + [i], *parts)
                 for i, (t, v) in enumerate(zip(inner, raw))]
     if kind == "map":
-        return {k: _from_msgpack(inner, v, path + [k], unknown, refinements)
-                for k, v in raw.items()}
-    return {k: _from_msgpack(inner[k], raw[k], path + [k], unknown, refinements) for k in inner}
+        return {k: _from_msgpack(inner, v, path + [k], *parts) for k, v in raw.items()}
+    return {k: _from_msgpack(inner[k], raw[k], path + [k], *parts) for k in inner}
 
 
 def _number(raw):

@@ -54,6 +54,11 @@ SHARED_FILE = ("hclspec.tf", "locals {\n  hclspec_undefined = {}\n}\n")
 # The output of an infinity probe: the infinity as a string, or "finite".
 PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-Infinity" : '
                   '"finite")')
+# The output of a number-text probe: cty's text of a number (every digit of a 512-bit integer,
+# the shortest decimal of a float64 result), which a plan of Terraform before 1.9 may not
+# tell (`cty.AMBIGUOUS_WHOLE`).
+PROBE_NUMBER_TEXT = "tostring({v})"
+PROBES = {"infinity": PROBE_INFINITY, "number text": PROBE_NUMBER_TEXT}
 # Terraform's summary for a variable default that does not convert to the variable's type.
 INVALID_VARIABLE_DEFAULT = "Invalid default value for variable"
 # And for a module argument that does not.
@@ -78,8 +83,8 @@ class Prepared:
         self.name = name
         self.expression = expression
         self.scope_locals = scope_locals
-        # Set when the case is run as an infinity probe.
-        self.probe = False
+        # Set when the case is run as a probe: a key of `PROBES`.
+        self.probe = None
         self.source = source
         # Whether the case's source appears unchanged in `cN.tf`, so that Terraform's ranges
         # can be mapped back onto it.
@@ -102,7 +107,7 @@ class Prepared:
         """{file name: text} of the case's configuration."""
         expression = self.expression
         if self.probe:
-            expression = PROBE_INFINITY.format(v=f"(\n{expression}\n)")
+            expression = PROBES[self.probe].format(v=f"(\n{expression}\n)")
         if self.own_file is not None:
             files = {self.expression_file: self.own_file, **self.module_files}
         else:
@@ -228,9 +233,12 @@ def _expression_or_template(name, request, rewriter, version):
     rewritten = rewriter.rewrite(request["kind"], request["source"], rename, UNDECLARED_PREFIX)
     used = [var for var in rewritten["references"] if var in rename]
     scope_module = None if version.has_convert_function else ScopeModule(name)
-    locals_text = "".join(
-        f"  {name}_{var} = {cty.render(scope[var], UNKNOWN_EXPR, scope_module)}\n"
-        for var in used)
+
+    def render(typed):
+        return cty.render(typed, UNKNOWN_EXPR, scope_module,
+                          version.module_arguments_keep_negative_zero)
+
+    locals_text = "".join(f"  {name}_{var} = {render(scope[var])}\n" for var in used)
     unknown_inputs = any(scope[var].get("unknown") for var in used)
     exact = request["kind"] == "expression" and rewritten["expression"] == request["source"]
     case = Prepared(name, rewritten["expression"], locals_text, request["source"], exact,

@@ -121,6 +121,13 @@ class Terraform:
         """Ends the worker and describes its failure with the first lines it wrote."""
         head = ""
         if self.process is not None:
+            try:
+                # A worker that ended by itself has its status by now (a Terraform panic:
+                # 11; Terraform 1.6's library prints nothing about it).
+                status = self.process.wait(timeout=1)
+                what = f"{what} with status {status}"
+            except subprocess.TimeoutExpired:
+                pass
             self._stop()
             self.stderr.seek(0)
             lines = self.stderr.read().decode("utf-8", "replace").splitlines()

@@ -36,6 +36,13 @@ class Version:
         it, values get their exact types through a module's typed input variable."""
         return self.number >= (1, 15)
 
+    @property
+    def module_arguments_keep_negative_zero(self):
+        """Whether a module's input variable keeps the sign of a negative zero in the value
+        it is given (not in 1.6: there `[-0, 0]` given to a `set(number)` variable has one
+        element)."""
+        return self.number >= (1, 8)
+
     def matches(self, text):
         """Whether `text` names this version: its minor version (`1.9`) or its release
         (`1.9.8`)."""
