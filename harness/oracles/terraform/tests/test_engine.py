@@ -285,6 +285,20 @@ class TypedScopeTest(unittest.TestCase):
         self.assertEqual(results_by_id(run_engine(request, "--terraform-version", "1.8"))
                          ["zeros"], {"type": "number", "value": 2})
 
+    def test_the_first_of_two_errors(self):
+        # The scope value comes from a module, unknown while Terraform validates; the unknown
+        # name must not fail the validation on its own, so that the error Terraform reports
+        # first is the one `convert` gives (here the index, evaluated first).
+        request = [expr("two", "[l[5], nope]",
+                        {"l": {"type": ["list", "number"], "value": [1]}})]
+        for args in (["--terraform-version", "1.6"], ["--scope-modules"], []):
+            self.assertEqual(run_engine(request, *args)[0]["error"]["summary"],
+                             "Invalid index", args)
+
+    def test_modules_give_what_convert_gives(self):
+        requests = [expr(name, name, {name: typed}) for name, typed in self.SCOPE.items()]
+        self.assertEqual(run_engine(requests), run_engine(requests, "--scope-modules"))
+
     def test_a_typed_scope_value_in_a_conversion(self):
         request = {"id": "conv", "kind": "convert", "type": "list(string)", "source": "x",
                    "scope": {"x": {"type": ["set", "number"], "value": [1]}}}

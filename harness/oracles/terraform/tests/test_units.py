@@ -190,6 +190,14 @@ class ScopeModuleTest(unittest.TestCase):
                          'output "v" {\n  value = var.v\n}\n')
 
 
+    def test_names_the_scope_lacks_come_from_a_module_too(self):
+        module = kinds.ScopeModule("c2")
+        self.assertEqual(module.undefined_prefix(), "module.c2_undefined.v.")
+        self.assertEqual(module.calls, [("c2_undefined", "c2_undefined_module")])
+        self.assertEqual(module.files(),
+                         {"c2_undefined_module/main.tf": 'output "v" {\n  value = {}\n}\n'})
+
+
 class VersionsTest(unittest.TestCase):
     def test_minor_or_release(self):
         self.assertEqual(versions.resolve("1.6").full, "1.6.6")
@@ -202,6 +210,9 @@ class VersionsTest(unittest.TestCase):
     def test_convert_function_from_1_15(self):
         self.assertEqual([v.minor for v in versions.VERSIONS if v.has_convert_function],
                          ["1.15"])
+        self.assertEqual([v.minor for v in versions.VERSIONS if not v.scope_by_modules],
+                         ["1.15"])
+        self.assertTrue(versions.resolve("1.15").with_scope_modules().scope_by_modules)
 
     def test_each_version_has_its_pinned_requirements(self):
         for version in versions.VERSIONS:

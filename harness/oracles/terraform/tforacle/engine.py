@@ -102,11 +102,16 @@ def main(argv=None):
                         help="the Terraform to run: " + ", ".join(
                             v.minor for v in versions.VERSIONS)
                         + f" (or the full release, 1.6.6); default {versions.DEFAULT}")
+    parser.add_argument("--scope-modules", action="store_true",
+                        help="give scope values their types through modules, as before 1.15, "
+                             "even with Terraform's convert function at hand")
     args = parser.parse_args(argv)
     try:
         version = versions.resolve(args.terraform_version)
     except versions.UnknownVersion as e:
         parser.error(str(e))
+    if args.scope_modules:
+        version = version.with_scope_modules()
 
     scratch = tempfile.mkdtemp(prefix="hclspec-terraform-")
     terraform = Terraform(scratch, args.terraform_timeout, version.python, version.full)

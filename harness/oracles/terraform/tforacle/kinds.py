@@ -210,6 +210,19 @@ class ScopeModule:
             'output "v" {\n  value = var.v\n}\n')
         return f"module.{call}.v"
 
+    def undefined_prefix(self):
+        """The prefix of the names the scope lacks, in a case whose scope values come from
+        modules: an empty object output by a module too. Module outputs are unknown while
+        Terraform validates the configuration, before it plans; were the empty object known
+        then (`local.hclspec_undefined`), an unknown name would fail the validation, and
+        Terraform would report it alone, where with `convert` it reports whichever of it and
+        an error involving a scope value comes first."""
+        call = f"{self.name}_undefined"
+        self.calls.append((call, f"{call}_module"))
+        self.call_texts.append(f'module "{call}" {{\n  source = "./{call}_module"\n}}\n\n')
+        self.module_texts[f"{call}_module/main.tf"] = 'output "v" {\n  value = {}\n}\n'
+        return f"module.{call}.v."
+
     def calls_text(self):
         return "".join(self.call_texts)
 
@@ -232,13 +245,16 @@ def _expression_or_template(name, request, rewriter, version):
     rename = {var: f"local.{name}_{var}" for var in scope if cty.IDENTIFIER.match(var)}
     rewritten = rewriter.rewrite(request["kind"], request["source"], rename, UNDECLARED_PREFIX)
     used = [var for var in rewritten["references"] if var in rename]
-    scope_module = None if version.has_convert_function else ScopeModule(name)
+    scope_module = ScopeModule(name) if version.scope_by_modules else None
 
     def render(typed):
         return cty.render(typed, UNKNOWN_EXPR, scope_module,
                           version.module_arguments_keep_negative_zero)
 
     locals_text = "".join(f"  {name}_{var} = {render(scope[var])}\n" for var in used)
+    if scope_module is not None and scope_module.calls and set(rewritten["references"]) - set(used):
+        rewritten = rewriter.rewrite(request["kind"], request["source"], rename,
+                                     scope_module.undefined_prefix())
     unknown_inputs = any(scope[var].get("unknown") for var in used)
     exact = request["kind"] == "expression" and rewritten["expression"] == request["source"]
     case = Prepared(name, rewritten["expression"], locals_text, request["source"], exact,

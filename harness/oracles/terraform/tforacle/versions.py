@@ -19,11 +19,18 @@ class UnknownVersion(Exception):
 
 
 class Version:
-    def __init__(self, full, venv_dir):
+    def __init__(self, full, venv_dir, scope_modules=False):
         self.full = full
         self.minor = full.rsplit(".", 1)[0]
         self.venv_dir = venv_dir
         self.number = tuple(int(part) for part in full.split("."))
+        # Whether scope values are converted by modules even with `convert` at hand.
+        self.scope_modules = scope_modules
+
+    def with_scope_modules(self):
+        """This version, converting scope values by modules as if it had no `convert`: the
+        way to check, on 1.15, that the modules give what `convert` gives."""
+        return Version(self.full, self.venv_dir, scope_modules=True)
 
     @property
     def python(self):
@@ -35,6 +42,11 @@ class Version:
         """Whether Terraform has the `convert(value, type)` function (1.15 and later); without
         it, values get their exact types through a module's typed input variable."""
         return self.number >= (1, 15)
+
+    @property
+    def scope_by_modules(self):
+        """Whether scope values get their types from modules rather than `convert`."""
+        return self.scope_modules or not self.has_convert_function
 
     @property
     def module_arguments_keep_negative_zero(self):
