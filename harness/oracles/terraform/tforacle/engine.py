@@ -115,7 +115,7 @@ def main(argv=None):
 
     scratch = tempfile.mkdtemp(prefix="hclspec-terraform-")
     terraform = Terraform(scratch, args.terraform_timeout, version.python, version.full)
-    rewriter = Rewriter(locate(REPO))
+    rewriter = Rewriter(locate(REPO), version.minor)
     engine = Engine(terraform, rewriter, scratch, version)
     try:
         try:
