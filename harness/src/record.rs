@@ -365,10 +365,25 @@ fn merge_terraform(
         }
     }
     match merged.for_version(Version::V2_24) {
-        Some(latest) => table.retain(|_, e| !same_expectation(e, latest)),
+        Some(latest) => table.retain(|_, e| !same_as_latest(e, latest)),
         None => table.clear(),
     }
     table
+}
+
+/// Whether an older release's answer is the one `latest` records. A latest
+/// expectation that records no refinements (one recorded before they were)
+/// claims none, as the judge reads it: an older answer is not different for
+/// its refinements alone.
+fn same_as_latest(older: &Expect, latest: &Expect) -> bool {
+    match (older, latest) {
+        (Expect::Result(o), Expect::Result(l)) if l.refinements.is_empty() => {
+            let mut o = o.clone();
+            o.refinements.clear();
+            same_expectation(&Expect::Result(o), latest)
+        }
+        _ => same_expectation(older, latest),
+    }
 }
 
 /// Whether two recorded answers are the same: values by type, value,

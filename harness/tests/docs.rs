@@ -30,3 +30,26 @@ fn the_diagnostics_list_is_up_to_date() {
         "docs/diagnostics.md is out of date: regenerate it with `hclspec stats --diagnostics`"
     );
 }
+
+#[test]
+fn the_terraform_changelog_is_up_to_date() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(env!("CARGO_BIN_EXE_hclspec"))
+        .args(["stats", "--terraform-versions", "--corpus"])
+        .arg(root.join("spec-tests"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("1.6") && text.contains("1.14"), "{text}");
+    let doc = std::fs::read_to_string(root.join("docs/terraform-versions.md")).unwrap();
+    similar_asserts::assert_eq!(
+        doc.as_str(),
+        text.as_str(),
+        "docs/terraform-versions.md is out of date: regenerate it with `hclspec stats --terraform-versions > docs/terraform-versions.md`"
+    );
+}

@@ -213,11 +213,29 @@ pub enum Feature {
     /// Go 1.25's `regexp`: `\p{..}` names matched loosely (`\p{letter}`,
     /// `\p{Uppercase_Letter}`), `Assigned`, `ASCII`, `LC`.
     GoRegexpLooseNames,
+    /// `templatestring` of a template whose result is null is an error;
+    /// before (1.9 and 1.10), Terraform crashes.
+    TemplateStringNullChecked,
+    /// `element` counts a negative index from the end of a list (before,
+    /// an error).
+    ElementNegativeIndex,
+    /// ... and of a tuple (go-cty 1.16.0, in 1.11, panics on one).
+    ElementNegativeTupleIndex,
+    /// `format` and `formatlist` take null and unknown arguments as values
+    /// (go-cty 1.16.2; before, such an argument made the result a null or
+    /// unknown of no type).
+    FormatNullArguments,
+    /// `jsondecode` refuses an object that repeats a key with a value of
+    /// another type (go-cty 1.16.2; before, the last one won).
+    JsonDuplicateKeysRefused,
+    /// `yamldecode` reads integers by YAML 1.2's core schema (go-cty-yaml
+    /// 1.1.0; before, `1_000` and `-0o7` were integers and `+` an error).
+    YamlCoreIntegers,
 }
 
 impl Feature {
     /// Every feature, in the order the changelog tells them.
-    pub const ALL: [Feature; 12] = [
+    pub const ALL: [Feature; 18] = [
         Feature::NamespacedFunctions,
         Feature::ShortCircuitLogic,
         Feature::UnknownConditionOfNulls,
@@ -230,6 +248,12 @@ impl Feature {
         Feature::ConversionNamesBothTypes,
         Feature::Refinements,
         Feature::GoRegexpLooseNames,
+        Feature::TemplateStringNullChecked,
+        Feature::ElementNegativeIndex,
+        Feature::ElementNegativeTupleIndex,
+        Feature::FormatNullArguments,
+        Feature::JsonDuplicateKeysRefused,
+        Feature::YamlCoreIntegers,
     ];
 
     /// The behaviour in a sentence, for the changelog.
@@ -240,7 +264,7 @@ impl Feature {
             ShortCircuitLogic => "`&&` and `||` short-circuit: a known decisive left operand decides (`false && x.missing` is `false`, `true || tobool(\"x\")` is `true`), and a null operand is false instead of an error.",
             UnknownConditionOfNulls => "A conditional whose condition is unknown and whose two results are null is null, not unknown.",
             ForConditionBeforeUnknownCollection => "A `for` expression over an unknown collection still checks its `if` condition (an invalid one is an error).",
-            UnknownObjectAttributeChecked => "An attribute or index of an unknown object is checked: a missing one is an error, a present one is unknown of its type.",
+            UnknownObjectAttributeChecked => "An index of an unknown object is checked: `uo[\"missing\"]` is an error, `uo[\"a\"]` is unknown of the attribute's type (before, both were unknown of no type).",
             TryEvaluatesUnknowns => "`can` and `try` evaluate their argument before looking for unknown values in it.",
             RecursiveDefaults => "The defaults of `optional(T, default)` are applied by a recursive walk.",
             DuplicateTypeAttributes => "An object type constraint that names an attribute twice is an error.",
@@ -248,6 +272,12 @@ impl Feature {
             ConversionNamesBothTypes => "Conversion errors name both types: \"string required, but have tuple\".",
             Refinements => "Unknown values carry refinements (not null, a string prefix, number and length bounds).",
             GoRegexpLooseNames => "Go 1.25's `regexp`: `\\p{..}` names are matched loosely (`\\p{letter}`, `\\p{Uppercase_Letter}`) and include `Assigned`, `ASCII` and `LC`; this follows the Go of each build, not the release number.",
+            ElementNegativeIndex => "`element` counts a negative index from the end of a list: `element(tolist([1, 2, 3]), -1)` is 3 (before, the error \"cannot use element function with a negative index\").",
+            ElementNegativeTupleIndex => "`element` counts a negative index from the end of a tuple: `element([\"a\", \"b\"], -1)` is \"b\"; Terraform 1.11 (go-cty 1.16.0) answers \"panic in function implementation\".",
+            FormatNullArguments => "`format` and `formatlist` take null and unknown arguments as values: `format(\"%v\", null)` is \"null\", `format(\"%d\", null)` an error, an unknown argument an unknown string (before, and in 1.11, a null argument made the result null and an unknown one unknown, both of no type).",
+            JsonDuplicateKeysRefused => "`jsondecode` refuses an object that repeats a key with a value of another type (before, and in 1.11, the last one wins).",
+            YamlCoreIntegers => "`yamldecode` reads integers by YAML 1.2's core schema: `1_000` and `-0o7` are strings and `+` is a string (before, the first two were numbers and `+` an error).",
+            TemplateStringNullChecked => "`templatestring` of a template whose result is null is the error \"Template result is null\"; in 1.9 and 1.10 Terraform crashes (\"panic: refining null value as non-null\").",
         }
     }
 
@@ -261,9 +291,14 @@ impl Feature {
             GoRegexpLooseNames => matches!(v, V1_8 | V1_14 | V1_15),
             ShortCircuitLogic => v >= V1_12,
             ConversionNamesBothTypes => v >= V1_13,
+            TemplateStringNullChecked => v >= V1_11,
+            ElementNegativeIndex | YamlCoreIntegers => v >= V1_10,
+            ElementNegativeTupleIndex | FormatNullArguments | JsonDuplicateKeysRefused => {
+                v == V1_10 || v >= V1_12
+            }
+            UnknownObjectAttributeChecked => v >= V1_13,
+            ForConditionBeforeUnknownCollection => v >= V1_10,
             UnknownConditionOfNulls
-            | ForConditionBeforeUnknownCollection
-            | UnknownObjectAttributeChecked
             | TryEvaluatesUnknowns
             | RecursiveDefaults
             | DuplicateTypeAttributes

@@ -105,6 +105,11 @@ pub fn to_json_doc(text: &str) -> Result<Json, TomlError> {
                     value_in_expect(expect, &format!("{at}.versions.{v}"))?;
                 }
             }
+            if let Some(Json::Object(releases)) = case.get_mut("terraform") {
+                for (v, expect) in releases.iter_mut() {
+                    value_in_expect(expect, &format!("{at}.terraform.{v}"))?;
+                }
+            }
             if let Some(Json::String(name)) = case.get("upstream") {
                 let text = notes.get(name).ok_or_else(|| TomlError {
                     field: format!("{at}.upstream"),

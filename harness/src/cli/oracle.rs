@@ -521,6 +521,7 @@ pub fn record(
     let mut answers = answers.into_inner().expect("not poisoned");
 
     let mut failed = 0usize;
+    let mut unwritten = 0usize;
     for path in files {
         let (name, display) = file_names(&corpus_dir.dir, path);
         let mut ask = |o: Oracle, requests: &[Request]| {
@@ -533,8 +534,17 @@ pub fn record(
                 })
                 .collect()
         };
-        let report = record_file(path, &name, &display, options.clone(), &available, &mut ask)
-            .map_err(anyhow::Error::msg)?;
+        // A file that cannot be written keeps what it had; the others are
+        // still written.
+        let report = match record_file(path, &name, &display, options.clone(), &available, &mut ask)
+        {
+            Ok(report) => report,
+            Err(e) => {
+                println!("{display}: not written: {e}");
+                unwritten += 1;
+                continue;
+            }
+        };
         for (id, why) in &report.failed {
             println!("{display}: {id}: not recorded: {why}");
         }
@@ -562,7 +572,7 @@ pub fn record(
             report.failed.len()
         );
     }
-    Ok(if failed == 0 {
+    Ok(if failed == 0 && unwritten == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::functions::{self, root_traversals, CallError};
 use crate::goquote::go_quote;
 use crate::parser::parse_template_as;
+use crate::profile::Feature;
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -175,6 +176,16 @@ fn render(
     let (value, diags) = inner.eval(parsed);
     if let Some(e) = diags.0 {
         return Err(CallError::general(describe(&e, source)));
+    }
+    if value.is_null() && !crate::profile::current().has(Feature::TemplateStringNullChecked) {
+        // `templatefile` gave the null; `templatestring` refined it as
+        // not null, which panics.
+        return match source {
+            SOURCE_NAME => Err(CallError::Crash(
+                "panic: refining null value as non-null".into(),
+            )),
+            _ => Ok(value),
+        };
     }
     if value.is_null() {
         return Err(CallError::general(format!(

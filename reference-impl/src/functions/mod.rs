@@ -118,8 +118,14 @@ impl Param {
 /// call as a whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallError {
-    Arg { index: usize, message: String },
+    Arg {
+        index: usize,
+        message: String,
+    },
     General(String),
+    /// The profile's Terraform release crashes here: a Go panic that no
+    /// one recovers ends its process (the panic's first line).
+    Crash(String),
 }
 
 impl CallError {
@@ -143,7 +149,9 @@ impl CallError {
 
     pub fn message(&self) -> &str {
         match self {
-            CallError::Arg { message, .. } | CallError::General(message) => message,
+            CallError::Arg { message, .. }
+            | CallError::General(message)
+            | CallError::Crash(message) => message,
         }
     }
 }
@@ -574,6 +582,7 @@ mod tests {
             Ok(v) => crate::eval::test_support::value(&v),
             Err(CallError::Arg { index, message }) => format!("arg {index}: {message}"),
             Err(CallError::General(message)) => format!("error: {message}"),
+            Err(CallError::Crash(message)) => format!("crash: {message}"),
         }
     }
 

@@ -1035,6 +1035,20 @@ fn unicode_table(name: &str, go: GoRegexp) -> Option<(Table, Option<Table>, bool
         }
         (GoRegexp::Go1_25, "Ascii") => return Some((ASCII, Some(ASCII_FOLD), false)),
         (GoRegexp::Go1_25, "Lc") => return category("LC"),
+        // Before Go 1.25 the categories have no `Cn` (unassigned) and no
+        // `LC`, and `C` is `Cc`, `Cf`, `Co` and `Cs` only.
+        (GoRegexp::Go1_22, "Cn" | "LC") => return None,
+        (GoRegexp::Go1_22, "C") => {
+            static OTHER: std::sync::OnceLock<Vec<(u32, u32, u32)>> = std::sync::OnceLock::new();
+            let table = OTHER.get_or_init(|| {
+                ["Cc", "Cf", "Co", "Cs"]
+                    .iter()
+                    .filter_map(|n| find(tables.categories, n))
+                    .flat_map(|t| t.iter().copied())
+                    .collect()
+            });
+            return Some((table.as_slice(), find(tables.fold_category, "C"), false));
+        }
         _ => {}
     }
     if let Some(found) = category(&name) {
