@@ -73,11 +73,11 @@ fn engines_and_saved_reports_make_one_page() {
     assert!(page.starts_with("<!DOCTYPE html>"));
     // A row per run in the summary, the saved one under its file name.
     assert!(
-        page.contains(r#"<tr data-run="0"><th scope="row">reference<div class="cmd">"#),
+        page.contains(r#"<tr data-run="0"><th scope="row">reference<img class="badge" src="badges/reference.svg""#),
         "{page}"
     );
     assert!(
-        page.contains(r#"<tr data-run="1"><th scope="row">constant<div class="cmd">"#),
+        page.contains(r#"<tr data-run="1"><th scope="row">constant<img class="badge" src="badges/constant.svg""#),
         "{page}"
     );
     // The versions: the reference's is this program's, the saved run's
@@ -132,7 +132,7 @@ fn with_nothing_named_the_reference_is_reported() {
     );
     let page = std::fs::read_to_string(dir.join("out/index.html")).unwrap();
     assert!(
-        page.contains(r#"<tr data-run="0"><th scope="row">reference<div class="cmd">"#),
+        page.contains(r#"<tr data-run="0"><th scope="row">reference<img class="badge" src="badges/reference.svg""#),
         "{page}"
     );
     let svg = std::fs::read_to_string(dir.join("out/badges/reference.svg")).unwrap();

@@ -287,10 +287,10 @@ fn summary_table(runs: &[Run], badges: &[String]) -> Markup {
     html! {
         table.summary {
             thead { tr {
-                th { "engine, how it ran" } th { "version" } th { "level" } th { "HCL" }
+                th { "engine, badge, how it ran" } th { "version" } th { "level" } th { "HCL" }
                 th.n { "cases" } th.n { "passed" }
                 @for s in &shown { th.n { (s.as_str()) } }
-                th.n { "seconds" } th { "badge" }
+                th.n { "seconds" }
             } }
             tbody {
                 @for (i, run) in runs.iter().enumerate() {
@@ -300,6 +300,7 @@ fn summary_table(runs: &[Run], badges: &[String]) -> Markup {
                     tr data-run=(i) {
                         th scope="row" {
                             (visible(&run.name))
+                            img.badge src=(badges[i]) alt=(badge_text(r));
                             div.cmd { (visible(&text(&r["engine"]["name"]))) " (" (text(&r["engine"]["mode"])) ")" }
                         }
                         td.version { (engine_version(r)) }
@@ -312,7 +313,6 @@ fn summary_table(runs: &[Run], badges: &[String]) -> Markup {
                             td.n.(s.as_str()).zero[n == 0] { (n) " " span.c { (percent(n, cases)) } }
                         }
                         td.n { (seconds(&r["elapsed_seconds"])) }
-                        td { img.badge src=(badges[i]) alt=(badge_text(r)); }
                     }
                 }
             }

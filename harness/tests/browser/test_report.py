@@ -96,7 +96,7 @@ def entry_named(page, name, source=None):
 
 
 def chips(entry):
-    return [(c.get_attribute("title"), c.text) for c in entry.find_elements(By.CSS_SELECTOR, ".chip")]
+    return [tuple(c.get_attribute("title").split(": ")) for c in entry.find_elements(By.CSS_SELECTOR, ".chip")]
 
 
 def loaded_scripts(page):

@@ -12,6 +12,10 @@
   const FAILURES = ["fail", "error-mismatch", "crash", "timeout", "protocol-error"];
   const PASSES = ["pass", "pass-f64", "unexpected-pass"];
   const NOT_PASSED = "not-passed", EVERY = "";
+  // An outcome as a case's line shows it, in chips of one width (the title
+  // names the engine and the outcome in full).
+  const SHORT = {"error-mismatch": "error", "unsupported": "unsup.", "protocol-error": "proto",
+                 "unexpected-pass": "xpass", "not-run": "not run", "pass-f64": "f64", "skipped": "skip"};
   const PAGE = 200;
   // areas[a]: [name, details file]
   // cases[i]: [area index, id, kind index, the start of the source]
@@ -91,8 +95,8 @@
     const outcomes = el("span", "outcomes");
     data.runs.forEach((run, r) => {
       const o = outcomeOf(r, i);
-      const chip = el("span", "chip " + (o || "absent"), o || "–");
-      chip.title = run.name;
+      const chip = el("span", "chip " + (o || "absent"), o ? SHORT[o] || o : "–");
+      chip.title = run.name + ": " + (o || "not in this run");
       outcomes.appendChild(chip);
     });
     summary.append(outcomes, " ", el("code", "id", data.areas[c[0]][0] + "::" + c[1]), " ", el("code", "src", c[3]));
