@@ -168,3 +168,30 @@ fn a_file_that_is_not_a_run_report_is_refused() {
     assert!(!dir.join("out/index.html").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_version_for_no_engine_is_refused() {
+    let dir = scratch("version");
+    let out = hclspec(
+        &[
+            "report",
+            "--html",
+            "out",
+            "--engine",
+            "reference",
+            "--engine-version",
+            "other=1.0",
+            "--filter",
+            "arith-001",
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(r#"no --engine is named "other""#),
+        "{stderr}"
+    );
+    assert!(!dir.join("out").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
