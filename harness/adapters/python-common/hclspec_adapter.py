@@ -18,6 +18,7 @@ Numbers never pass through a float: requests are read with exact decimals,
 and a library value that is a Python float is answered ``unsupported``.
 """
 
+import functools
 import json
 import re
 import sys
@@ -134,20 +135,24 @@ def parse_error(message):
     return {"error": {"phase": "parse", "summary": lines[0][:200], "detail": message[:2000]}}
 
 
-def parse_answer(request, parse_body):
+def parse_answer(request, parse_body, parse_expression=None):
     """The parse-level answer: ``parse_body(text)`` raises ``Rejected`` for a
-    body the library does not accept."""
+    body the library does not accept. Expressions are wrapped into bodies,
+    unless the library parses them itself: then ``parse_expression(text)``
+    does, raising ``Rejected`` likewise."""
     check_dialect(request)
+    if parse_expression is None:
+        parse_expression = functools.partial(parse_wrapped_expression, parse_body=parse_body)
     kind = request["kind"]
     if kind == "expression":
-        parse_expression(request["source"], parse_body)
+        parse_expression(request["source"])
     elif kind == "template":
         parse_body(template_body(request["source"]))
     elif kind == "body":
         parse_body(request["source"])
     elif kind == "convert":
-        parse_expression(request["source"], parse_body)
-        parse_expression(request["type"], parse_body)
+        parse_expression(request["source"])
+        parse_expression(request["type"])
         raise Unsupported(UNSUPPORTED_TYPE_CONSTRAINT)
     else:
         raise Unsupported(UNSUPPORTED_KIND)
@@ -176,7 +181,7 @@ def check_dialect(request):
         raise Unsupported(UNSUPPORTED_DIALECT)
 
 
-def parse_expression(source, parse_body):
+def parse_wrapped_expression(source, parse_body):
     for body in expression_bodies(source):
         parse_body(body)
 
@@ -232,18 +237,19 @@ def template_body(source):
     return f"{WRAP_ATTRIBUTE} = <<{marker}\n{source}\n{marker}\n"
 
 
-def typed_value(value):
+def typed_value(value, float_number=None):
     """The typed value (protocol JSON) of a plain Python value.
 
     Lists become tuples and dicts objects, as the value level compares them;
     ``None`` is a null of type ``dynamic``. Ints are exact; a float raises
-    ``Unsupported``.
+    ``Unsupported``, unless ``float_number`` is given: then it is the float's
+    protocol number (for a library whose own values are floats).
     """
-    ty, encoded = encode(value)
+    ty, encoded = encode(value, float_number)
     return {"type": ty, "value": encoded}
 
 
-def encode(value):
+def encode(value, float_number=None):
     if value is None:
         return "dynamic", None
     if isinstance(value, bool):
@@ -251,14 +257,16 @@ def encode(value):
     if isinstance(value, int):
         return "number", value
     if isinstance(value, float):
-        raise Unsupported(UNSUPPORTED_FLOAT)
+        if float_number is None:
+            raise Unsupported(UNSUPPORTED_FLOAT)
+        return "number", float_number(value)
     if isinstance(value, str):
         return "string", value
     if isinstance(value, list):
-        pairs = [encode(v) for v in value]
+        pairs = [encode(v, float_number) for v in value]
         return ["tuple", [t for t, _ in pairs]], [v for _, v in pairs]
     if isinstance(value, dict):
-        pairs = {k: encode(v) for k, v in value.items()}
+        pairs = {k: encode(v, float_number) for k, v in value.items()}
         return ["object", {k: t for k, (t, _) in pairs.items()}], {
             k: v for k, (_, v) in pairs.items()
         }

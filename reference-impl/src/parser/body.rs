@@ -218,17 +218,33 @@ impl Parser<'_> {
             match tok.kind {
                 TokenKind::CQuote => return Ok((value, open.span.to(tok.span))),
                 TokenKind::QuotedLit => value.push_str(&string_literal_value(&tok)?),
-                TokenKind::TemplateInterp | TokenKind::TemplateControl => {
+                TokenKind::TemplateInterp => {
                     return Err(error(
                         "Invalid string literal",
                         "Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it.",
                         tok.span,
                     ))
                 }
+                TokenKind::TemplateControl => {
+                    return Err(error(
+                        "Invalid string literal",
+                        "Template sequences are not allowed in this string. To include a literal \"%\", double it (as \"%%\") to escape it.",
+                        tok.span,
+                    ))
+                }
+                // hclsyntax parseQuotedStringLiteral: the end of the input
+                // and any other token have errors of their own.
+                TokenKind::Eof => {
+                    return Err(error(
+                        "Unterminated string literal",
+                        "Unable to find the closing quote mark before the end of the file.",
+                        tok.span,
+                    ))
+                }
                 _ => {
                     return Err(error(
-                        "Unterminated template string",
-                        "No closing marker was found for the string.",
+                        "Invalid string literal",
+                        "This item is not valid in a string literal.",
                         tok.span,
                     ))
                 }

@@ -702,3 +702,33 @@ fn arbitrary_input_never_panics() {
         let _ = parse_template(input);
     }
 }
+
+/// Block labels are quoted strings without sequences; hclsyntax's
+/// parseQuotedStringLiteral names the sequence's introducer and has its own
+/// error for the end of the input.
+#[test]
+fn quoted_block_label_errors() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "b \"a${x}\" {\n}\n",
+            "Invalid string literal",
+            "Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it.",
+        ),
+        (
+            "b \"a%{if x}y%{endif}\" {\n}\n",
+            "Invalid string literal",
+            "Template sequences are not allowed in this string. To include a literal \"%\", double it (as \"%%\") to escape it.",
+        ),
+        (
+            "b \"a",
+            "Unterminated string literal",
+            "Unable to find the closing quote mark before the end of the file.",
+        ),
+    ];
+    for (source, summary, detail) in cases {
+        let err = super::parse_body_as(source, crate::HclVersion::default()).unwrap_err();
+        assert_eq!(err.phase, crate::error::Phase::Parse, "{source:?}");
+        assert_eq!(err.summary, *summary, "{source:?}");
+        assert_eq!(err.detail, *detail, "{source:?}");
+    }
+}
