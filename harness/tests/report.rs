@@ -110,7 +110,8 @@ fn engines_and_saved_reports_make_one_page() {
     assert!(page.contains(r#""outcomes":"ccccccccc""#), "{page}");
     let details = std::fs::read_to_string(dir.join("out/cases/arithmetic.js")).unwrap();
     assert!(
-        details.starts_with(r#"hclspecCases(0, [[0,"spec-tests/arithmetic.toml","1 + 2","#),
+        details
+            .starts_with(r#"hclspecCases(0, {"texts":["","spec-tests/arithmetic.toml","1 + 2","#),
         "{details}"
     );
     assert!(details.contains(r#"\"value\": \"constant\""#), "{details}");

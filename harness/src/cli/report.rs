@@ -26,7 +26,7 @@ pub struct ReportArgs {
     /// engine and no saved report: `reference`.
     #[arg(long = "engine", value_name = "NAME=CMD")]
     engines: Vec<String>,
-    /// `NAME=TEXT`: what the engine named NAME is (`hcl-rs=hcl-rs 0.20.1`),
+    /// `NAME=TEXT`: what the engine named NAME is (`hcl-rs=hcl-rs 0.20.0`),
     /// shown in the report (repeatable); the reference and the oracles name
     /// theirs.
     #[arg(long = "engine-version", value_name = "NAME=TEXT")]

@@ -109,7 +109,7 @@ pub struct MatrixArgs {
     /// as `hclspec verify` does.
     #[arg(long = "engine", value_name = "NAME=CMD", required = true)]
     engines: Vec<String>,
-    /// `NAME=TEXT`: what the engine named NAME is (`hcl-rs=hcl-rs 0.20.1`),
+    /// `NAME=TEXT`: what the engine named NAME is (`hcl-rs=hcl-rs 0.20.0`),
     /// for the JSON (repeatable); the reference and the oracles name theirs.
     #[arg(long = "engine-version", value_name = "NAME=TEXT")]
     versions: Vec<String>,

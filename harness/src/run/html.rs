@@ -92,7 +92,7 @@ pub fn render(runs: &[Run], command: Option<&str>) -> Result<Vec<File>, String> 
             path: area.file.clone(),
             text: format!(
                 "hclspecCases({a}, {});\n",
-                script_json(&index.area_details(runs, a))
+                script_json(&index.area_details(runs, a).into_json())
             ),
         });
     }
@@ -660,49 +660,147 @@ impl<'r> CaseIndex<'r> {
         })
     }
 
-    /// The details of area `a`'s cases, one array each: `[case index,
-    /// file, whole source, scope, [expectations], [per run: 0 where the run
-    /// did not have the case, else [expectation index, message, actual,
-    /// diff, stderr, skip-list entry]]]`. An expectation shared by runs is
-    /// written once; a case's answer is kept unless it passed outright.
-    fn area_details(&self, runs: &[Run], a: usize) -> Json {
+    /// The details of area `a`'s cases, one row each: `[case index, file,
+    /// whole source, scope, [expectations], [per run: 0 where the run did
+    /// not have the case, else [expectation index, message, actual, diff,
+    /// stderr, skip-list entry]]]`, every text given as its index in the
+    /// area's list of distinct texts (a scope, a file, an expectation or an
+    /// answer that many cases share is written once), and a run's trailing
+    /// empty texts left out. An expectation shared by runs is listed once;
+    /// a case's answer is kept unless it passed outright, and left to the
+    /// diff when the diff holds all of it.
+    fn area_details(&self, runs: &[Run], a: usize) -> Details {
+        let mut texts = Texts::default();
         let rows: Vec<Json> = self
             .cases
             .iter()
             .enumerate()
             .filter(|(_, c)| c.area == a)
             .map(|(i, c)| {
-                let mut expected: Vec<String> = Vec::new();
+                let file = texts.id(&c.path);
+                let source = texts.id(&c.source);
+                let scope = texts.id(&c.scope);
+                let mut expected: Vec<usize> = Vec::new();
                 let per_run: Vec<Json> = (0..runs.len())
                     .map(|r| match c.runs[r] {
                         None => json!(0),
                         Some(rc) => {
-                            let e = pretty(&rc["expected"]);
+                            let e = texts.id(&pretty(&rc["expected"]));
                             let at = expected.iter().position(|x| *x == e).unwrap_or_else(|| {
                                 expected.push(e);
                                 expected.len() - 1
                             });
+                            let diff = rc["diff"].as_str().map(shown).unwrap_or_default();
                             let outcome = text(&rc["outcome"]);
-                            let actual = if outcome == Status::Pass.as_str() {
-                                String::new()
-                            } else {
-                                pretty(&rc["actual"])
-                            };
-                            json!([
+                            let mut actual = String::new();
+                            if outcome != Status::Pass.as_str() {
+                                actual = pretty(&rc["actual"]);
+                                if diff_holds(&diff, &actual) {
+                                    actual.clear();
+                                }
+                            }
+                            let mut item = vec![
                                 at,
-                                shown(&text(&rc["message"])),
-                                actual,
-                                rc["diff"].as_str().map(shown).unwrap_or_default(),
-                                shown(&text(&rc["stderr"])),
-                                skip_entry(&rc["skip"]),
-                            ])
+                                texts.id(&shown(&text(&rc["message"]))),
+                                texts.id(&actual),
+                                texts.id(&diff),
+                                texts.id(&shown(&text(&rc["stderr"]))),
+                                texts.id(&skip_entry(&rc["skip"])),
+                            ];
+                            while item.len() > 1 && item.last() == Some(&0) {
+                                item.pop();
+                            }
+                            json!(item)
                         }
                     })
                     .collect();
-                json!([i, c.path, c.source, c.scope, expected, per_run])
+                json!([i, file, source, scope, expected, per_run])
             })
             .collect();
-        Json::Array(rows)
+        Details {
+            texts: texts.list,
+            rows,
+        }
+    }
+}
+
+/// Whether a unified diff (`--- expected`, `+++ actual`, hunks) holds the
+/// whole of `actual`: its context and added lines, in order, are exactly
+/// `actual`'s lines, as when one hunk covers both texts.
+fn diff_holds(diff: &str, actual: &str) -> bool {
+    let mut lines = diff.lines();
+    if lines.next() != Some("--- expected") || lines.next() != Some("+++ actual") {
+        return false;
+    }
+    let mut rebuilt = Vec::new();
+    for line in lines {
+        match line.as_bytes().first() {
+            Some(b'@') | Some(b'-') => {}
+            Some(b' ') | Some(b'+') => rebuilt.push(&line[1..]),
+            _ => return false,
+        }
+    }
+    rebuilt.join("\n") == actual
+}
+
+/// How long a text of the details may be, in characters: longer ones (the
+/// sources of the deep-nesting cases, and answers that quote them) are cut
+/// there, with a note; the JSON run report keeps them whole.
+pub const TEXT_IN_DETAILS: usize = 16_384;
+
+/// `text` as the details hold it: cut after [`TEXT_IN_DETAILS`]
+/// characters, with a note of what was left out.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(TEXT_IN_DETAILS) {
+        Some((at, _)) => format!(
+            "{}\n… ({} more characters; the JSON run report has them all)",
+            &text[..at],
+            text[at..].chars().count()
+        ),
+        None => text.to_string(),
+    }
+}
+
+/// The distinct texts of an area's details, the empty one first.
+struct Texts {
+    list: Vec<String>,
+    at: HashMap<String, usize>,
+}
+
+impl Default for Texts {
+    fn default() -> Texts {
+        Texts {
+            list: vec![String::new()],
+            at: HashMap::from([(String::new(), 0)]),
+        }
+    }
+}
+
+impl Texts {
+    /// The index of `text` as the details hold it ([`cut`]), added at the
+    /// end if it is new.
+    fn id(&mut self, text: &str) -> usize {
+        let text = cut(text);
+        if let Some(&i) = self.at.get(&text) {
+            return i;
+        }
+        self.list.push(text.clone());
+        self.at.insert(text, self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
+/// An area's details: its distinct texts and its cases' rows, which name
+/// texts by their index.
+struct Details {
+    texts: Vec<String>,
+    rows: Vec<Json>,
+}
+
+impl Details {
+    /// As the area's file passes it to the page: `{"texts": [...], "rows": [...]}`.
+    fn into_json(self) -> Json {
+        json!({"texts": self.texts, "rows": self.rows})
     }
 }
 
@@ -788,6 +886,32 @@ mod tests {
         }]
     }
 
+    /// An area's details with every text index replaced by its text, as
+    /// the page's script reads them.
+    fn resolved(details: Details) -> Json {
+        let t = |i: &Json| Json::String(details.texts[i.as_u64().unwrap() as usize].clone());
+        let rows = details.rows.iter().map(|row| {
+            let per_run = row[5].as_array().unwrap().iter().map(|item| match item {
+                Json::Array(item) => {
+                    // Trailing empty texts are left out.
+                    let mut out = vec![item[0].clone()];
+                    out.extend((1..6).map(|k| item.get(k).map_or(json!(""), t)));
+                    Json::Array(out)
+                }
+                other => other.clone(),
+            });
+            json!([
+                row[0],
+                t(&row[1]),
+                t(&row[2]),
+                t(&row[3]),
+                row[4].as_array().unwrap().iter().map(t).collect::<Vec<_>>(),
+                per_run.collect::<Vec<_>>()
+            ])
+        });
+        Json::Array(rows.collect())
+    }
+
     fn file<'f>(files: &'f [File], path: &str) -> &'f str {
         &files
             .iter()
@@ -852,7 +976,16 @@ mod tests {
             data["areas"],
             json!([["arithmetic", "cases/arithmetic.js"]])
         );
-        let details = index.area_details(&runs, 0);
+        // The two cases' file is one text, named by both rows.
+        let raw = index.area_details(&runs, 0);
+        let file_texts = raw
+            .texts
+            .iter()
+            .filter(|t| *t == "spec-tests/arithmetic.toml");
+        assert_eq!(file_texts.count(), 1);
+        assert_eq!(raw.rows[0][1], raw.rows[1][1]);
+        assert_eq!(raw.texts[0], "");
+        let details = resolved(raw);
         // The passing case keeps its expectation, not its answer; the
         // failing one both, with its diff.
         assert_eq!(details[0][5][0][2], "");
@@ -860,7 +993,45 @@ mod tests {
         assert_eq!(details[1][5][0][1], "result values differ");
         assert!(details[1][5][0][3].as_str().unwrap().contains("+y"));
         let js = file(&files, "cases/arithmetic.js");
-        assert!(js.starts_with("hclspecCases(0, [[0,"), "{js}");
+        assert!(js.starts_with(r#"hclspecCases(0, {"texts":["","#), "{js}");
+    }
+
+    #[test]
+    fn details_leave_out_what_they_hold_elsewhere_and_cut_long_texts() {
+        let runs = one_run("one");
+        let index = CaseIndex::new(&runs);
+        let raw = index.area_details(&runs, 0);
+        // The passing case: expectation and message, then nothing.
+        assert_eq!(raw.rows[0][5][0].as_array().unwrap().len(), 2);
+        // A diff whose context and added lines are the whole answer holds it.
+        let actual = "{\n  \"a\": 2,\n  \"b\": 3\n}";
+        let diff = "--- expected\n+++ actual\n@@ -1,4 +1,4 @@\n {\n-  \"a\": 1,\n+  \"a\": 2,\n   \"b\": 3\n }\n";
+        assert!(diff_holds(diff, actual));
+        // Not when a hunk leaves lines out, nor for something else.
+        let partial = "--- expected\n+++ actual\n@@ -2,1 +2,1 @@\n-  \"a\": 1,\n+  \"a\": 2,\n";
+        assert!(!diff_holds(partial, actual));
+        assert!(!diff_holds("", actual));
+        assert!(!diff_holds(
+            &format!("{diff}\\ No newline at end of file\n"),
+            actual
+        ));
+        let mut failing = report(hostile_case());
+        failing["cases"][1]["actual"] = json!({"a": 2, "b": 3});
+        failing["cases"][1]["diff"] = json!(diff);
+        let runs = vec![Run {
+            name: "one".into(),
+            report: failing,
+        }];
+        let index = CaseIndex::new(&runs);
+        let details = resolved(index.area_details(&runs, 0));
+        assert_eq!(details[1][5][0][2], "");
+        assert_eq!(details[1][5][0][3], diff);
+        // Long texts are cut, with a note.
+        let long = "x".repeat(TEXT_IN_DETAILS + 7);
+        let cut_text = cut(&long);
+        assert!(cut_text.starts_with(&"x".repeat(TEXT_IN_DETAILS)));
+        assert!(cut_text.ends_with("\n… (7 more characters; the JSON run report has them all)"));
+        assert_eq!(cut("é€"), "é€");
     }
 
     #[test]
@@ -881,7 +1052,7 @@ mod tests {
         assert_eq!(data["runs"][0]["outcomes"], "ac");
         assert_eq!(data["runs"][1]["outcomes"], "e-");
         // Two expectations (one per HCL version), each written once.
-        let details = index.area_details(&runs, 0);
+        let details = resolved(index.area_details(&runs, 0));
         assert_eq!(details[0][4].as_array().unwrap().len(), 2);
         assert_eq!(details[0][5][1][0], 1);
         assert_eq!(details[1][5][1], 0);

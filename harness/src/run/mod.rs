@@ -354,7 +354,7 @@ pub struct EngineInfo {
     pub name: String,
     /// `in-process`, `persistent` or `one-shot`.
     pub mode: String,
-    /// What the engine is, as its author names it (`hcl-rs 0.20.1`): given
+    /// What the engine is, as its author names it (`hcl-rs 0.20.0`): given
     /// with `--engine-version`, or known for the built-in engines.
     pub version: Option<String>,
 }

@@ -5,8 +5,8 @@ The report is made here from a small run with two engines: the reference,
 and an engine that answers every case with the string "constant", so that
 there are failures to open; and a saved report whose source is hostile
 text. The test checks that the summary and area tables render with the
-versions, that a failing case opens with its expected and actual answers
-and their diff, loaded from its area's file only when it is opened, that
+versions, that a failing case opens with its expectation and its answer
+as a diff, loaded from its area's file only when it is opened, that
 the search finds cases (passing ones too) by id and by a piece of source,
 that an area cell filters the list, that the badges are SVG files the page
 shows, that hostile text is shown and not run, that no request leaves the
@@ -126,13 +126,15 @@ def test_a_failing_case_opens_with_its_answers(page):
     entry = entry_named(page, "arithmetic::arith-001", "1 + 2")
     assert ("reference", "pass") in chips(entry) and ("wrong", "fail") in chips(entry)
     entry.find_element(By.TAG_NAME, "summary").click()
-    WebDriverWait(page, 5).until(lambda d: entry.find_elements(By.CSS_SELECTOR, ".body pre.actual"))
+    WebDriverWait(page, 5).until(lambda d: entry.find_elements(By.CSS_SELECTOR, ".body pre.diff"))
     assert loaded_scripts(page) == ["cases/arithmetic.js"]
     body = entry.find_element(By.CSS_SELECTOR, ".body")
     assert body.find_element(By.CSS_SELECTOR, "pre.source").text == "1 + 2"
     expected = body.find_element(By.CSS_SELECTOR, "pre.expected").text
     assert '"type": "number"' in expected and '"value": 3' in expected
-    assert '"value": "constant"' in body.find_element(By.CSS_SELECTOR, "pre.actual").text
+    # The diff holds the whole answer, so it is the answer's only block.
+    assert not body.find_elements(By.CSS_SELECTOR, "pre.actual")
+    assert "actual, as a diff (- expected, + actual)" in texts(body, "section.run h3")
     assert any('"value": "constant"' in t for t in texts(body, "pre.diff span.add"))
     assert any('"value": 3' in t for t in texts(body, "pre.diff span.del"))
     assert body.find_element(By.CSS_SELECTOR, ".passed-by").text == "passed by reference"

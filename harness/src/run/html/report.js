@@ -20,8 +20,10 @@
   // areas[a]: [name, details file]
   // cases[i]: [area index, id, kind index, the start of the source]
   // runs[r].outcomes[i]: "a" + the index of case i's outcome in outcomes, "-" if run r did not have it
-  // A details file calls hclspecCases(a, rows), rows[k]: [case index, file, source, scope,
-  //   [expectations], [per run: 0, or [expectation index, message, actual, diff, stderr, skip]]]
+  // A details file calls hclspecCases(a, {texts, rows}), rows[k]: [case index, file, source,
+  //   scope, [expectations], [per run: 0, or [expectation index, message, actual, diff, stderr,
+  //   skip]]], each text as its index in texts (the area's distinct texts, "" first), a run's
+  //   trailing empty texts left out, the actual answer empty when the diff holds all of it
   let matches = [], shown = 0, searchWidened = false;
   const haystacks = data.cases.map((c) => (data.areas[c[0]][0] + "::" + c[1] + "\n" + c[3]).toLowerCase());
   const details = new Map(), loading = new Map();
@@ -116,9 +118,13 @@
     return li;
   }
 
-  // The details file calls this when it loads.
-  window.hclspecCases = function (a, rows) {
-    details.set(a, new Map(rows.map((row) => [row[0], row])));
+  // The details file calls this when it loads; its rows name texts by
+  // index, and are kept here with the texts in their place.
+  window.hclspecCases = function (a, area) {
+    const t = (k) => (k ? area.texts[k] : "");
+    details.set(a, new Map(area.rows.map(([i, file, source, scope, expected, perRun]) => [i,
+      [i, t(file), t(source), t(scope), expected.map(t),
+        perRun.map((item) => item && [item[0], t(item[1]), t(item[2]), t(item[3]), t(item[4]), t(item[5])])]])));
   };
 
   function loadArea(a) {
@@ -170,9 +176,9 @@
       if (o === "pass") { passedBy.push(run.name); return; }
       const section = el("section", "run " + (o || ""));
       section.appendChild(el("h3", "run-name", run.name + ": " + o + " — " + item[1]));
-      block(section, "actual", item[2] || "(no answer: " + item[1] + ")", "actual");
+      if (item[2] || !item[3]) block(section, "actual", item[2] || "(no answer: " + item[1] + ")", "actual");
       if (item[3]) {
-        section.appendChild(el("h3", "", "diff (- expected, + actual)"));
+        section.appendChild(el("h3", "", item[2] ? "diff (- expected, + actual)" : "actual, as a diff (- expected, + actual)"));
         section.appendChild(diff(item[3]));
       }
       block(section, "stderr", item[4], "stderr");
