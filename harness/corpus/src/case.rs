@@ -164,6 +164,15 @@ impl Oracle {
         }
     }
 
+    /// The implementation the oracle runs, as reports name it.
+    pub fn implementation(self) -> String {
+        match self {
+            Oracle::GoHcl => "HCL 2.14.1 / go-cty 1.12.1".to_string(),
+            Oracle::Terraform(t) => format!("Terraform {}", t.release()),
+            Oracle::Terraform011 => "Terraform 0.11.11".to_string(),
+        }
+    }
+
     /// The oracle that verifies a case's expectation for `version` in
     /// `dialect`.
     pub fn for_profile(dialect: Dialect, version: Version) -> Oracle {
