@@ -26,7 +26,7 @@ use hclspec_corpus::case::{is_toml, terraform_key, CaseFile, Expectations};
 use hclspec_corpus::format::case_file_text;
 use hclspec_corpus::toml_file;
 use hclspec_corpus::Oracle;
-use hclspec_protocol::compare::values_match;
+use hclspec_protocol::compare::{values_match, values_match_signed};
 use hclspec_protocol::{ErrorPhase, Outcome, Request, TerraformVersion, Version};
 use hclspec_protocol::{Expect, ExpectedError, ExpectedPhase};
 
@@ -374,13 +374,23 @@ fn merge_terraform(
 /// Whether an older release's answer is the one `latest` records. A latest
 /// expectation that records no refinements (one recorded before they were)
 /// claims none, as the judge reads it: an older answer is not different for
-/// its refinements alone.
+/// its refinements alone. Nor for the sign of a zero: Terraform's plan, which
+/// the oracle reads, writes `-0` as `0`, so no release's answer tells it, and
+/// `verify` compares Terraform's answers without it.
 fn same_as_latest(older: &Expect, latest: &Expect) -> bool {
     match (older, latest) {
-        (Expect::Result(o), Expect::Result(l)) if l.refinements.is_empty() => {
+        (Expect::Result(o), Expect::Result(l)) => {
             let mut o = o.clone();
-            o.refinements.clear();
-            same_expectation(&Expect::Result(o), latest)
+            if l.refinements.is_empty() {
+                o.refinements.clear();
+            }
+            let unsigned = values_match_signed(l, &o, false).is_ok();
+            let mut signed = o.clone();
+            if unsigned {
+                // Take the latest's value, sign of zero included, and compare the rest.
+                signed.value = l.value.clone();
+            }
+            same_expectation(&Expect::Result(signed), latest)
         }
         _ => same_expectation(older, latest),
     }
@@ -567,6 +577,7 @@ mod tests {
             .map(|req| {
                 let want = match oracle {
                     Oracle::GoHcl => Version::V2_14,
+                    Oracle::Terraform(t) => Version::Terraform(t),
                     _ => Version::V2_24,
                 };
                 assert_eq!(req.hcl_version, Some(want));
@@ -602,6 +613,22 @@ mod tests {
     }
 
     #[test]
+    fn an_older_answer_differing_only_in_the_sign_of_zero_is_the_latest() {
+        let number = |text: &str, sensitive: bool| {
+            Expect::Result(TypedValue {
+                ty: json!("number"),
+                value: serde_json::from_str(text).unwrap(),
+                sensitive: if sensitive { vec![json!([])] } else { vec![] },
+                ..Default::default()
+            })
+        };
+        assert!(same_as_latest(&number("0", false), &number("-0", false)));
+        assert!(same_as_latest(&number("-0", false), &number("0", false)));
+        assert!(!same_as_latest(&number("1", false), &number("-0", false)));
+        assert!(!same_as_latest(&number("0", false), &number("-0", true)));
+    }
+
+    #[test]
     fn records_pending_cases_from_both_oracles() {
         let (text, report) = run(FILE, false, &|_| true);
         assert_eq!(report.written, ["d-1", "d-3", "d-5"]);
@@ -630,7 +657,17 @@ mod tests {
     #[test]
     fn a_missing_oracle_is_reported() {
         let (text, report) = run(FILE, false, &|o| o == Oracle::GoHcl);
-        assert_eq!(report.not_asked, [(Oracle::TERRAFORM, 3)]);
+        let sorted = |list: &[(Oracle, usize)]| {
+            let mut list: Vec<String> = list.iter().map(|x| format!("{x:?}")).collect();
+            list.sort();
+            list
+        };
+        let terraforms: Vec<(Oracle, usize)> = Oracle::ALL
+            .into_iter()
+            .filter(|o| matches!(o, Oracle::Terraform(_)))
+            .map(|o| (o, 3))
+            .collect();
+        assert_eq!(sorted(&report.not_asked), sorted(&terraforms));
         let text = text.unwrap();
         assert!(
             text.contains(r#"{"id": "d-5", "source": "3", "expect": {"result": {"type": "bool", "value": false}}}"#),

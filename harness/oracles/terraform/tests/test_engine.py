@@ -208,6 +208,21 @@ class VersionDifferencesTest(unittest.TestCase):
                           "and": {"type": "bool", "value": False}})
 
 
+    def test_an_undeclared_name_is_an_unknown_variable_in_every_version(self):
+        # The empty object standing for the names the scope lacks is a local on 1.15 and a
+        # module's output before; either way its missing attribute is answered as HCL's
+        # unknown variable, and a missing attribute of a real value is not.
+        requests = [expr("name", "nope + 1"), expr("first", 'x + nope', {"x": {
+                        "type": "number", "value": 1}}),
+                    expr("attr", "{a = 1}.b")]
+        for version in ("1.11", "1.15"):
+            answers = {a["id"]: a for a in run_engine(requests, "--terraform-version", version)}
+            for rid in ("name", "first"):
+                self.assertEqual(answers[rid]["error"],
+                                 {"phase": "eval", "summary": "Unknown variable",
+                                  "detail": 'There is no variable named "nope".'}, version)
+            self.assertEqual(answers["attr"]["error"]["summary"], "Unsupported attribute")
+
     def test_a_panic_is_that_versions_answer(self):
         # Splatting a sensitive unknown object panics in HCL before 2.21 (Terraform before
         # 1.10): the case is answered `crash`, the rest of its batch as usual.

@@ -13,8 +13,9 @@ sensitive parts), and the rewriter renames the case's references to them. A refe
 variable the scope does not have becomes an attribute of an empty object
 (`local.hclspec_undefined.NAME`): Terraform rejects an undeclared `var.NAME` before
 evaluating anything, whereas a missing attribute fails where HCL's unknown variable fails, so
-that `can`, `try` and the branch a conditional does not take behave as in HCL (the error's
-summary is "Unsupported attribute" rather than "Unknown variable"). Locals rather than input variables with defaults, because a default can
+that `can`, `try` and the branch a conditional does not take behave as in HCL. Terraform's
+"Unsupported attribute" for such an attribute (its subject is the `.NAME` right after the
+prefix) is answered as HCL's "Unknown variable" with HCL's detail. Locals rather than input variables with defaults, because a default can
 only be a constant: it cannot be unknown, sensitive or infinite. The expression is wrapped in
 parentheses on lines of its own, which is how a bare expression is parsed (newlines ignored),
 and a template is first made a quoted string. The closing parenthesis follows the source on
@@ -59,6 +60,13 @@ PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-
 # tell (`cty.AMBIGUOUS_WHOLE`).
 PROBE_NUMBER_TEXT = "tostring({v})"
 PROBES = {"infinity": PROBE_INFINITY, "number text": PROBE_NUMBER_TEXT}
+# Terraform's summary for a missing attribute, and HCL's summary and detail for a name the
+# evaluation context lacks, which the oracle answers for a missing attribute of the object that
+# stands for the names the scope lacks (see `Prepared.undeclared_name`).
+UNSUPPORTED_ATTRIBUTE = "Unsupported attribute"
+UNKNOWN_VARIABLE_SUMMARY = "Unknown variable"
+UNKNOWN_VARIABLE_DETAIL = 'There is no variable named "{name}".'
+IDENTIFIER_TEXT = re.compile(r"[^\W\d][\w-]*")
 # Terraform's summary for a variable default that does not convert to the variable's type.
 INVALID_VARIABLE_DEFAULT = "Invalid default value for variable"
 # And for a module argument that does not.
@@ -102,6 +110,9 @@ class Prepared:
         self.summaries = {}
         # Whether the case's value is a module argument standing for a variable default.
         self.module_argument = False
+        # The prefix standing for the names the scope lacks (`local.hclspec_undefined.`), when
+        # the case's expression has any.
+        self.undeclared_prefix = None
 
     def files(self):
         """{file name: text} of the case's configuration."""
@@ -148,12 +159,17 @@ class Prepared:
 
     def summary(self, diagnostic):
         """The protocol summary of an error diagnostic of this case."""
+        if self.undeclared_name(diagnostic) is not None:
+            return UNKNOWN_VARIABLE_SUMMARY
         summary = diagnostic.get("summary", "")
         return self.summaries.get(summary, summary)
 
     def detail(self, diagnostic):
         """The protocol detail of an error diagnostic of this case: a module argument's
         conversion error is told as the variable default's."""
+        name = self.undeclared_name(diagnostic)
+        if name is not None:
+            return UNKNOWN_VARIABLE_DETAIL.format(name=name)
         detail = diagnostic.get("detail", "")
         if self.module_argument and diagnostic.get("summary") == MODULE_ARGUMENT_SUMMARY:
             return MODULE_ARGUMENT_DETAIL.sub(VARIABLE_DEFAULT_DETAIL, detail, count=1)
@@ -164,6 +180,26 @@ class Prepared:
         if self.own_file is not None and not self.module_files:
             return "eval" if diagnostic.get("summary") == INVALID_VARIABLE_DEFAULT else "parse"
         return "parse" if load_failed else "eval"
+
+    def undeclared_name(self, diagnostic):
+        """The name, when `diagnostic` is Terraform's "Unsupported attribute" for a name the
+        scope lacks (an attribute of the empty object the rewriter put in its place); else
+        None. Its subject is the `.NAME` step right after the prefix in the case's file."""
+        if diagnostic.get("summary") != UNSUPPORTED_ATTRIBUTE or not self.undeclared_prefix:
+            return None
+        rng = diagnostic.get("range") or {}
+        if rng.get("filename") != self.expression_file or self.own_file is not None:
+            return None
+        text = self.files()[self.expression_file].encode()
+        start = (rng.get("start") or {}).get("byte", -1)
+        end = (rng.get("end") or {}).get("byte", -1)
+        prefix = self.undeclared_prefix.encode()
+        if not (len(prefix) <= start + 1 <= end <= len(text)):
+            return None
+        if text[start + 1 - len(prefix):start + 1] != prefix:
+            return None
+        name = text[start + 1:end].decode(errors="replace")
+        return name if IDENTIFIER_TEXT.fullmatch(name) else None
 
     def source_range(self, rng):
         """A Terraform diagnostic's range in `cN.tf` as a range in the case's source, or None
@@ -197,6 +233,7 @@ class ScopeModule:
         self.calls = []
         self.call_texts = []
         self.module_texts = {}
+        self.undefined_prefix_text = None
 
     def __call__(self, argument, constraint):
         """The expression of `argument` converted to the type `constraint`."""
@@ -218,6 +255,7 @@ class ScopeModule:
         Terraform would report it alone, where with `convert` it reports whichever of it and
         an error involving a scope value comes first."""
         call = f"{self.name}_undefined"
+        self.undefined_prefix_text = f"module.{call}.v."
         self.calls.append((call, f"{call}_module"))
         self.call_texts.append(f'module "{call}" {{\n  source = "./{call}_module"\n}}\n\n')
         self.module_texts[f"{call}_module/main.tf"] = 'output "v" {\n  value = {}\n}\n'
@@ -260,6 +298,9 @@ def _expression_or_template(name, request, rewriter, version):
     case = Prepared(name, rewritten["expression"], locals_text, request["source"], exact,
                     unknown_inputs, request.get("base_dir"))
     case.scope_module = scope_module
+    if set(rewritten["references"]) - set(used):
+        case.undeclared_prefix = (scope_module.undefined_prefix_text if scope_module is not None
+                                  and scope_module.undefined_prefix_text else UNDECLARED_PREFIX)
     return case
 
 
