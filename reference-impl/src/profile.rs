@@ -231,11 +231,35 @@ pub enum Feature {
     /// `yamldecode` reads integers by YAML 1.2's core schema (go-cty-yaml
     /// 1.1.0; before, `1_000` and `-0o7` were integers and `+` an error).
     YamlCoreIntegers,
+    /// An unknown result keeps the marks of what it came from: a function
+    /// call with an unknown argument, an attribute or index of an unknown
+    /// value or by an unknown key, a `for` expression with an unknown
+    /// condition (HCL 2.21 and go-cty 1.15; before, such a result was a
+    /// fresh unknown without marks).
+    UnknownResultsKeepMarks,
+    /// A conditional's result carries the marks of its condition and of
+    /// both results, whichever is taken (HCL 2.21; before, only the taken
+    /// result's own).
+    ConditionalMarks,
+    /// A splat of a marked value that is not a sequence (or is null) is
+    /// marked as a whole (HCL 2.21; before, only the value inside the
+    /// one-element tuple was).
+    SplatMarksUpgradedSource,
+    /// `issensitive` of an unknown value that is not marked is unknown
+    /// (it may turn out sensitive); before, `false`.
+    IsSensitiveUnknown,
+    /// `templatefile` takes a sensitive path (before, Terraform's
+    /// implementation panicked on it: "value is marked, so must be
+    /// unmarked first").
+    TemplateFileMarkedPath,
+    /// `nonsensitive` of a known value that is not sensitive gives the
+    /// value (before, an error: the call is redundant).
+    NonsensitiveOfPlainValues,
 }
 
 impl Feature {
     /// Every feature, in the order the changelog tells them.
-    pub const ALL: [Feature; 18] = [
+    pub const ALL: [Feature; 24] = [
         Feature::NamespacedFunctions,
         Feature::ShortCircuitLogic,
         Feature::UnknownConditionOfNulls,
@@ -254,6 +278,12 @@ impl Feature {
         Feature::FormatNullArguments,
         Feature::JsonDuplicateKeysRefused,
         Feature::YamlCoreIntegers,
+        Feature::UnknownResultsKeepMarks,
+        Feature::ConditionalMarks,
+        Feature::SplatMarksUpgradedSource,
+        Feature::IsSensitiveUnknown,
+        Feature::TemplateFileMarkedPath,
+        Feature::NonsensitiveOfPlainValues,
     ];
 
     /// The behaviour in a sentence, for the changelog.
@@ -277,6 +307,12 @@ impl Feature {
             FormatNullArguments => "`format` and `formatlist` take null and unknown arguments as values: `format(\"%v\", null)` is \"null\", `format(\"%d\", null)` an error, an unknown argument an unknown string (before, and in 1.11, a null argument made the result null and an unknown one unknown, both of no type).",
             JsonDuplicateKeysRefused => "`jsondecode` refuses an object that repeats a key with a value of another type (before, and in 1.11, the last one wins).",
             YamlCoreIntegers => "`yamldecode` reads integers by YAML 1.2's core schema: `1_000` and `-0o7` are strings and `+` is a string (before, the first two were numbers and `+` an error).",
+            UnknownResultsKeepMarks => "An unknown result keeps the sensitive marks of what it comes from: `upper(u)`, `u + 1`, `uobj.name`, `ulist[0]`, `list[sensitive(u)]` and a `for` expression whose `if` is sensitive and unknown are sensitive when `u` (or the list, object or condition) is (before, they were unknown and not sensitive).",
+            ConditionalMarks => "A conditional is as sensitive as its condition and both its results: `sensitive(true) ? \"a\" : \"b\"` and `false ? sensitive(\"x\") : \"b\"` are sensitive, and so is a template `%{if}` on a sensitive condition (before, only the taken result's own sensitivity counted).",
+            SplatMarksUpgradedSource => "A splat of a sensitive value that is not a list, set or tuple is sensitive as a whole: `sensitive({a = 1})[*]` is a sensitive tuple, `sensitive(null)[*]` a sensitive empty tuple (before, only the element inside was sensitive, and the empty tuple was not).",
+            NonsensitiveOfPlainValues => "`nonsensitive` of a value that is not sensitive gives the value: `nonsensitive(\"x\")` is \"x\" (before, \"Invalid function argument\": \"the given value is not sensitive, so this call is redundant\"; an unknown value passed).",
+            TemplateFileMarkedPath => "`templatefile` takes a sensitive path, and its result is sensitive (before, Terraform's implementation panicked: \"Error in function call\", \"panic in function implementation: value is marked, so must be unmarked first\").",
+            IsSensitiveUnknown => "`issensitive` of an unknown value that is not sensitive is unknown, since the value may turn out sensitive (before, `false`).",
             TemplateStringNullChecked => "`templatestring` of a template whose result is null is the error \"Template result is null\"; in 1.9 and 1.10 Terraform crashes (\"panic: refining null value as non-null\").",
         }
     }
@@ -287,12 +323,19 @@ impl Feature {
         use TerraformVersion::*;
         match self {
             NamespacedFunctions => v >= V1_8,
+            TemplateFileMarkedPath => v >= V1_9,
+            NonsensitiveOfPlainValues => v >= V1_8,
             // The Go of the build, not the release: 1.8's is Go 1.25.
             GoRegexpLooseNames => matches!(v, V1_8 | V1_14 | V1_15),
             ShortCircuitLogic => v >= V1_12,
             ConversionNamesBothTypes => v >= V1_13,
             TemplateStringNullChecked => v >= V1_11,
-            ElementNegativeIndex | YamlCoreIntegers => v >= V1_10,
+            ElementNegativeIndex
+            | YamlCoreIntegers
+            | UnknownResultsKeepMarks
+            | ConditionalMarks
+            | SplatMarksUpgradedSource
+            | IsSensitiveUnknown => v >= V1_10,
             ElementNegativeTupleIndex | FormatNullArguments | JsonDuplicateKeysRefused => {
                 v == V1_10 || v >= V1_12
             }

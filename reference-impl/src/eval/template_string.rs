@@ -35,6 +35,9 @@ const NULL_RESULT: &str = "Template result is null; The result of the template i
 const SOURCE_NAME: &str = "<templatestring argument>";
 /// The function the evaluator runs with its base directory.
 pub(super) const TEMPLATE_FILE: &str = "templatefile";
+/// What Terraform before 1.9 panicked with on a sensitive path (cty's
+/// `AsString` of a marked value).
+const MARKED_PATH_PANIC: &str = "value is marked, so must be unmarked first";
 /// The functions a template may not call.
 pub(super) const TEMPLATE_FUNCTIONS: [&str; 2] = ["templatestring", "templatefile"];
 
@@ -113,6 +116,9 @@ pub(super) fn template_file(
     let (Value::String(path), vars) = (path, &args[1]) else {
         return Ok(Value::dynamic_unknown().mark_if(marked));
     };
+    if marked && !version.has(Feature::TemplateFileMarkedPath) {
+        return Err(CallError::panicked(MARKED_PATH_PANIC));
+    }
     if !vars.is_known() {
         return Ok(Value::dynamic_unknown().mark_if(marked));
     }

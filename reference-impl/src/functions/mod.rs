@@ -280,14 +280,18 @@ impl Function {
         };
         let expected = self.return_type_for_values(args)?;
         let n_params = self.params.len();
+        // Before go-cty 1.15, the unknown result of an unknown argument
+        // lost the arguments' marks.
+        let unknown_marked = marked
+            && crate::profile::current().has(crate::Feature::UnknownResultsKeepMarks);
         for (param, arg) in self.params.iter().zip(args) {
             if !arg.is_known() && !param.allow_unknown {
-                return Ok(Value::unknown(expected).mark_if(marked));
+                return Ok(Value::unknown(expected).mark_if(unknown_marked));
             }
         }
         if let Some(param) = &self.var_param {
             if !param.allow_unknown && args[n_params..].iter().any(|a| !a.is_known()) {
-                return Ok(Value::unknown(expected).mark_if(marked));
+                return Ok(Value::unknown(expected).mark_if(unknown_marked));
             }
         }
         let result = implementation(args, &expected)?;
