@@ -116,9 +116,6 @@ pub(super) fn template_file(
     let (Value::String(path), vars) = (path, &args[1]) else {
         return Ok(Value::dynamic_unknown().mark_if(marked));
     };
-    if marked && !version.has(Feature::TemplateFileMarkedPath) {
-        return Err(CallError::panicked(MARKED_PATH_PANIC));
-    }
     if !vars.is_known() {
         return Ok(Value::dynamic_unknown().mark_if(marked));
     }
@@ -127,6 +124,10 @@ pub(super) fn template_file(
         Value::String(s) => s,
         _ => return Ok(Value::dynamic_unknown().mark_if(marked)),
     };
+    // Before 1.9, a sensitive path that names a file panics once it is read.
+    if marked && !version.has(Feature::TemplateFileMarkedPath) {
+        return Err(CallError::panicked(MARKED_PATH_PANIC));
+    }
     let parsed =
         parse_template_as(&text, version).map_err(|e| CallError::general(describe(&e, &path)))?;
     render(&parsed, vars, &path, version, base_dir).map(|v| v.mark_if(marked))
