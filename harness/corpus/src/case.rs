@@ -603,14 +603,17 @@ impl CaseFile {
             if !c.detail_varies.is_empty() && !noted {
                 push(format!("{at}.note"), MSG_DETAIL_VARIES_NEEDS_NOTE.into());
             }
-            if let Some(o) = c
-                .detail_varies
-                .iter()
-                .find(|o| !Version::ALL.iter().any(|v| Oracle::for_profile(doc.dialect, *v) == **o))
-            {
+            if let Some(o) = c.detail_varies.iter().find(|o| {
+                !Version::ALL
+                    .iter()
+                    .any(|v| Oracle::for_profile(doc.dialect, *v) == **o)
+            }) {
                 push(
                     format!("{at}.detail_varies"),
-                    format!("the {} oracle does not judge this dialect's cases", o.as_str()),
+                    format!(
+                        "the {} oracle does not judge this dialect's cases",
+                        o.as_str()
+                    ),
                 );
             }
             cases.push(Case {

@@ -187,7 +187,10 @@ pub fn comparable_detail(oracle: Oracle, detail: &str) -> String {
     let (mut i, mut copied) = (0, 0);
     while i < bytes.len() {
         if bytes[i] == b'c' && (i == 0 || !is_word(bytes[i - 1])) {
-            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let digits = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             let tail = &detail[i + 1 + digits..];
             if digits > 0 && (tail.starts_with(".tf") || tail.starts_with("_scope.tf")) {
                 out.push_str(&detail[copied..=i]);
@@ -215,7 +218,10 @@ mod tests {
                 "The if directive at c.tf:4,2-12 is missing its endif.",
             ),
             ("c7_scope.tf:1,1: x", "c_scope.tf:1,1: x"),
-            ("abc12.tf and c.tf and c12.tfx", "abc12.tf and c.tf and c.tfx"),
+            (
+                "abc12.tf and c.tf and c12.tfx",
+                "abc12.tf and c.tf and c.tfx",
+            ),
             ("cc1.tf", "cc1.tf"),
         ];
         for (detail, want) in table {
