@@ -30,9 +30,9 @@ enum Command {
     /// Run the corpus against several engines and write a compatibility
     /// matrix (markdown, and JSON with --json).
     Matrix(cli::MatrixArgs),
-    /// Write an HTML report (summary, areas, and every case that did not
-    /// pass with its answers) over engines run now and saved JSON run
-    /// reports.
+    /// Write an HTML report (versions, summary, areas, a badge per engine,
+    /// and every case, searchable, with the answers of the engines that did
+    /// not pass it) over engines run now and saved JSON run reports.
     Report(cli::ReportArgs),
     /// Answer protocol requests (one JSON line each) on stdin with the
     /// reference implementation.

@@ -121,6 +121,15 @@ impl Oracle {
         }
     }
 
+    /// The implementation the oracle runs, as reports name it.
+    pub fn implementation(self) -> &'static str {
+        match self {
+            Oracle::GoHcl => "HCL 2.14.1 / go-cty 1.12.1",
+            Oracle::Terraform => "Terraform 1.15.5",
+            Oracle::Terraform011 => "Terraform 0.11.11",
+        }
+    }
+
     /// The oracle that verifies a case's expectation for `version` in
     /// `dialect`.
     pub fn for_profile(dialect: Dialect, version: Version) -> Oracle {

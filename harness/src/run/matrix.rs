@@ -23,6 +23,8 @@ pub struct Column {
     /// `built-in reference implementation`, or the command line.
     pub command: String,
     pub mode: String,
+    /// What the engine is (`--engine-version`, or a built-in engine's).
+    pub version: Option<String>,
     pub elapsed_seconds: f64,
     pub restarts: u32,
     pub totals: Tally,
@@ -36,6 +38,7 @@ impl Column {
             level: report.level,
             command: command.to_string(),
             mode: report.engine.mode.clone(),
+            version: report.engine.version.clone(),
             elapsed_seconds: report.elapsed_seconds,
             restarts: report.restarts,
             totals: report.totals.clone(),
@@ -215,6 +218,7 @@ mod tests {
             level: Level::Full,
             command: format!("{name}-engine --serve"),
             mode: "persistent".into(),
+            version: None,
             elapsed_seconds: 1.0,
             restarts: 0,
             totals: tally(a.0 + b.0, a.1 + b.1),
@@ -268,6 +272,7 @@ mod tests {
                 level: Level::Full,
                 command: "built-in reference implementation".into(),
                 mode: "in-process".into(),
+                version: Some("hclspec 0.1.0".into()),
                 elapsed_seconds: 0.0,
                 restarts: 0,
                 totals: Tally::from(&c),
