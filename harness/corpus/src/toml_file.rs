@@ -23,7 +23,7 @@ use serde_json::{Map, Number, Value as Json};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
 
 /// The order of a case's keys.
-pub const CASE_KEYS: [&str; 14] = [
+pub const CASE_KEYS: [&str; 15] = [
     "id",
     "kind",
     "type",
@@ -34,6 +34,7 @@ pub const CASE_KEYS: [&str; 14] = [
     "versions",
     "terraform",
     "verify",
+    "detail_varies",
     "seed",
     "note",
     "upstream",
@@ -541,7 +542,7 @@ mod tests {
           "cases": [
             {"id": "d-1", "kind": "template", "source": ["Hello,", "${name}!"], "scope": {"name": {"type": "string", "value": "W\u200bo"}}, "expect": {"result": {"type": "string", "value": "Hello,\nW\u200bo!"}}, "note": "n"},
             {"id": "d-2", "source": "1 + \"a\\\\b\"", "scope": "s", "versions": {"2.14": {"error": {"phase": "eval", "summary": "Invalid operand"}}, "2.24": {"result": {"type": "number", "value": -0}}}, "upstream": "HCL 2.24 changed this"},
-            {"id": "d-3", "source": "x", "upstream": "HCL 2.24 changed this", "verify": {"terraform": "phase"}, "note": "why", "expect": {"error": {"phase": "parse"}}, "tags": ["a", "b"]},
+            {"id": "d-3", "source": "x", "upstream": "HCL 2.24 changed this", "verify": {"terraform": "phase"}, "detail_varies": ["go-hcl"], "note": "why", "expect": {"error": {"phase": "parse"}}, "tags": ["a", "b"]},
             {"id": "d-4", "kind": "convert", "type": "list(string)", "source": "[1]"}
           ]
         }"#;

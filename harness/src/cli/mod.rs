@@ -277,8 +277,8 @@ fn same_cases(old_path: &Path, old: &str, new_path: &Path, new: &str) -> Result<
                 );
             }
             out.push(format!(
-                "{:?} {:?} {:?} {:?} {:?} {:?}",
-                c.seed, c.note, c.upstream, c.tags, c.verify, c.scope_name
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                c.seed, c.note, c.upstream, c.tags, c.verify, c.detail_varies, c.scope_name
             ));
         }
         out

@@ -19,7 +19,7 @@ use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
 use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
 use hclspec_protocol::{Expect, Outcome, Request, Version};
 
-use super::details::{DetailArgs, DetailTally};
+use super::details::{comparable_detail, DetailArgs, DetailTally};
 use super::CorpusArgs;
 
 /// Choosing oracles and how to run them.
@@ -281,7 +281,13 @@ impl VerifyJob<'_> {
             for (i, again) in again.into_iter().enumerate() {
                 let (file, case, version, ..) = todo[i];
                 let name = format!("{}::{} @{version}", file.name, case.id);
-                stability.compare(&name, &answers[i], &again);
+                stability.compare(
+                    oracle,
+                    &name,
+                    &answers[i],
+                    &again,
+                    case.detail_varies(oracle),
+                );
                 if let Ok(outcome) = again {
                     later[i].push(outcome);
                 }
@@ -291,7 +297,9 @@ impl VerifyJob<'_> {
         for ((((file, case, version, expect, mode), request), answer), later) in
             todo.iter().zip(&requests).zip(answers).zip(&later)
         {
-            if let (Ok(outcome), None) = (&answer, mode) {
+            // A detail that varies by design is none of the oracle's
+            // answers more than another: it is not compared.
+            if let (Ok(outcome), None, false) = (&answer, mode, case.detail_varies(oracle)) {
                 let name = format!("{}::{} @{version}", file.display, case.id);
                 details.compare(&name, request, outcome, later);
             }
@@ -375,17 +383,39 @@ struct Stability {
     /// Cases (`file::id @version`) whose recordable answer changed, with the
     /// first answer and a different one.
     unstable: BTreeMap<String, (String, String)>,
-    /// Cases whose answer stayed but whose error detail changed.
+    /// Cases whose answer stayed but whose error detail changed, though
+    /// they do not say that it may (`detail_varies`).
     detail_changed: BTreeMap<String, (String, String)>,
+    /// Cases that say their detail varies: whether it changed.
+    declared: BTreeMap<String, bool>,
+    /// Cases the oracle answered once and not another time, with why.
+    unanswered: BTreeMap<String, String>,
 }
 
 impl Stability {
+    /// Compares a later answer with the first; `varies`: the case says
+    /// that this oracle's error detail changes from run to run.
     fn compare(
         &mut self,
+        oracle: Oracle,
         name: &str,
         first: &Result<Outcome, String>,
         again: &Result<Outcome, String>,
+        varies: bool,
     ) {
+        // An oracle that gave no answer (a timeout on a busy machine) did
+        // not change its answer: that is reported as what it is (and a
+        // first round without an answer already is, as a disagreement).
+        match (first, again) {
+            (Err(_), _) => return,
+            (Ok(_), Err(e)) => {
+                self.unanswered
+                    .entry(name.to_string())
+                    .or_insert_with(|| e.clone());
+                return;
+            }
+            _ => {}
+        }
         // A crash is compared by its panic line: the rest of its text
         // (goroutines, addresses) is one run's.
         let recordable = |a: &Result<Outcome, String>| match a {
@@ -409,16 +439,25 @@ impl Stability {
                 .or_insert_with(|| (shown(&x), shown(&y)));
             return;
         }
-        if let (Ok(Outcome::Error(x)), Ok(Outcome::Error(y))) = (first, again) {
-            if x.detail != y.detail {
-                self.detail_changed
-                    .entry(name.to_string())
-                    .or_insert_with(|| (x.detail.clone(), y.detail.clone()));
+        let changed = match (first, again) {
+            (Ok(Outcome::Error(x)), Ok(Outcome::Error(y))) => {
+                let (dx, dy) = (
+                    comparable_detail(oracle, &x.detail),
+                    comparable_detail(oracle, &y.detail),
+                );
+                (dx != dy).then_some((dx, dy))
             }
+            _ => None,
+        };
+        if varies {
+            *self.declared.entry(name.to_string()).or_default() |= changed.is_some();
+        } else if let Some(pair) = changed {
+            self.detail_changed.entry(name.to_string()).or_insert(pair);
         }
     }
 
-    /// Writes what changed; whether every recordable answer stayed.
+    /// Writes what changed; whether every recordable answer, and every
+    /// detail not said to vary, stayed.
     fn report(&self, oracle: Oracle, repeat: usize, asked: usize, out: &mut String) -> bool {
         for (name, (first, other)) in &self.unstable {
             let _ = writeln!(
@@ -427,21 +466,44 @@ impl Stability {
                 oracle.as_str()
             );
         }
+        for (name, why) in &self.unanswered {
+            let _ = writeln!(
+                out,
+                "NO ANSWER {name} ({}) in a later round: {why}",
+                oracle.as_str()
+            );
+        }
         for (name, (first, other)) in &self.detail_changed {
             let _ = writeln!(
                 out,
-                "detail changes {name} ({}): {first:?}, then {other:?}",
+                "DETAIL CHANGES {name} ({}): {first:?}, then {other:?}; a case must have one right answer: make it one, or list the oracle in the case's `detail_varies` and say why in its note",
+                oracle.as_str()
+            );
+        }
+        let stayed: Vec<&String> = self
+            .declared
+            .iter()
+            .filter(|(_, changed)| !**changed)
+            .map(|(name, _)| name)
+            .collect();
+        for name in &stayed {
+            let _ = writeln!(
+                out,
+                "detail stayed {name} ({}): the case says it varies, and it was the same {repeat} times",
                 oracle.as_str()
             );
         }
         let _ = writeln!(
             out,
-            "asked {} {repeat} times for {asked} expectations: {} answers changed, {} more error details changed",
+            "asked {} {repeat} times for {asked} expectations: {} answers changed, {} more error details changed; {} of {} details said to vary changed; {} not answered every time",
             oracle.as_str(),
             self.unstable.len(),
-            self.detail_changed.len()
+            self.detail_changed.len(),
+            self.declared.len() - stayed.len(),
+            self.declared.len(),
+            self.unanswered.len()
         );
-        self.unstable.is_empty()
+        self.unstable.is_empty() && self.detail_changed.is_empty() && self.unanswered.is_empty()
     }
 }
 
