@@ -227,7 +227,7 @@ mod tests {
             ("cc1.tf", "cc1.tf"),
         ];
         for (detail, want) in table {
-            assert_eq!(comparable_detail(Oracle::Terraform, detail), want);
+            assert_eq!(comparable_detail(Oracle::TERRAFORM, detail), want);
             assert_eq!(comparable_detail(Oracle::GoHcl, detail), detail);
         }
     }
