@@ -25,9 +25,11 @@ use super::CorpusArgs;
 /// Choosing oracles and how to run them.
 #[derive(Args)]
 pub struct OracleArgs {
-    /// An oracle to use, by name (`go-hcl`, `terraform`, `terraform-0.11`),
-    /// optionally with its command (`go-hcl=CMD ARGS`, split as a shell
-    /// would). Repeatable; default: every oracle that is installed.
+    /// An oracle to use, by name (`go-hcl`, `terraform` for Terraform 1.15,
+    /// `terraform-1.6` ... `terraform-1.14` for an older release,
+    /// `terraform-0.11`), optionally with its command (`go-hcl=CMD ARGS`,
+    /// split as a shell would). Repeatable; default: every oracle that is
+    /// installed.
     #[arg(long, value_name = "NAME[=CMD]")]
     oracle: Vec<String>,
     /// Oracles that must be installed (comma-separated names, or `all`);

@@ -285,10 +285,15 @@ fn element(negative: NegativeIndex) -> Function {
                     if elems.is_empty() {
                         return Err(CallError::general(EMPTY_ELEMENT_LIST));
                     }
-                    if i < 0 && !crate::profile::current().has(Feature::ElementNegativeTupleIndex) {
-                        // go-cty 1.16.0 indexes the tuple's types with it.
+                    // go-cty 1.16.0 indexes the tuple's types with Go's
+                    // remainder of it: fine for a multiple of the length,
+                    // a negative index (a panic) otherwise.
+                    let remainder = i % elems.len() as i64;
+                    if remainder < 0
+                        && !crate::profile::current().has(Feature::ElementNegativeTupleIndex)
+                    {
                         return Err(CallError::panicked(format!(
-                            "runtime error: index out of range [{i}]"
+                            "runtime error: index out of range [{remainder}]"
                         )));
                     }
                     Ok(elems[wrap_index(i, elems.len())].clone())
