@@ -27,7 +27,7 @@ pub use oracle::{record, verify, OracleArgs};
 pub use report::{report, ReportArgs};
 pub use run::{matrix, parse_hcl_version, parse_terraform_version, run, MatrixArgs, RunArgs};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct CorpusArgs {
     /// The corpus directory (default: $HCLSPEC_CORPUS, else the nearest
     /// `spec-tests` folder).
@@ -36,7 +36,7 @@ pub struct CorpusArgs {
     /// Only cases whose id, case file name (`splat`) or `file::id` matches
     /// this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
-    filter: Vec<String>,
+    pub(super) filter: Vec<String>,
 }
 
 impl CorpusArgs {
@@ -61,7 +61,7 @@ impl CorpusArgs {
     }
 
     /// The corpus's cases that pass the filter.
-    fn selected<'c>(&self, corpus: &'c Corpus) -> Result<Vec<(&'c CaseFile, &'c Case)>> {
+    pub(super) fn selected<'c>(&self, corpus: &'c Corpus) -> Result<Vec<(&'c CaseFile, &'c Case)>> {
         let selector = self.selector()?;
         Ok(corpus
             .cases()

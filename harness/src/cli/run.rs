@@ -11,10 +11,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
 use hclspec::locate;
-use hclspec::run::matrix::{Column, Matrix};
+use hclspec::run::matrix::{Column, Matrix, ReleaseAgreement};
 use hclspec::run::text::Show;
 use hclspec::run::{self as runner, CorpusInfo, EngineInfo, Numbers, Report, RunOptions};
 use hclspec_corpus::case::Corpus;
+use hclspec_corpus::select::Selector;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::Oracle;
 use hclspec_protocol::{Level, TerraformVersion, Version};
@@ -22,7 +23,7 @@ use hclspec_protocol::{Level, TerraformVersion, Version};
 use super::CorpusArgs;
 
 /// What every run needs to know about the engine and the comparison.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct CommonArgs {
     /// The HCL version whose expectations count.
     #[arg(long, default_value = "2.24", value_parser = parse_hcl_version)]
@@ -126,6 +127,11 @@ pub struct MatrixArgs {
     /// Also write the matrix as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also run each engine on the cases whose answer differs between
+    /// Terraform releases, once per release (1.6 to 1.15), and show the
+    /// release it agrees with most.
+    #[arg(long)]
+    closest_terraform: bool,
 }
 
 /// `hclspec run`.
@@ -209,7 +215,11 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
             EngineSpec::Reference => "built-in reference implementation".to_string(),
             EngineSpec::Command(_) => engine.command.clone(),
         };
-        columns.push(Column::new(&engine.name, &command, &report));
+        let mut column = Column::new(&engine.name, &command, &report);
+        if args.closest_terraform {
+            column.terraform_releases = Some(release_agreement(&engine, &args.common, &corpus)?);
+        }
+        columns.push(column);
     }
     let matrix = Matrix {
         report_version: runner::REPORT_VERSION,
@@ -233,6 +243,62 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from((128 + sig) as u8));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--closest-terraform`: the engine asked, as in the matrix, the selected
+/// cases whose answer differs between Terraform releases (a `terraform`
+/// table), and its answers judged against each release's: the requests
+/// name no release, so that an engine that knows one Terraform answers as
+/// that one does.
+fn release_agreement(
+    engine: &NamedEngine,
+    common: &CommonArgs,
+    corpus: &Corpus,
+) -> Result<ReleaseAgreement> {
+    let names: Vec<String> = common
+        .corpus
+        .selected(corpus)?
+        .into_iter()
+        .filter(|(_, case)| !case.terraform.is_empty())
+        .map(|(file, case)| format!("{}::{}", file.name, case.id))
+        .collect();
+    if names.is_empty() {
+        bail!("--closest-terraform: no selected case differs between Terraform releases");
+    }
+    let selector = Selector::new(&names).map_err(|e| anyhow!("--closest-terraform: {e}"))?;
+    let mut args = common.clone();
+    args.hcl_version = Version::V2_24;
+    args.terraform_version = None;
+    let mut passed = Vec::new();
+    for release in TerraformVersion::ALL {
+        let (planned, without) = runner::plan(corpus, &selector, Version::Terraform(release));
+        let (mut started, info) = engine.spec.start(&args)?;
+        let opts = RunOptions {
+            // Asked as the current profile; judged by `planned`'s answers,
+            // the release's.
+            version: Version::V2_24,
+            level: engine.level,
+            numbers: args.numbers,
+            skips: SkipList::default(),
+            oracle: engine.oracle,
+        };
+        let report = runner::run(started.as_mut(), info, &planned, &opts, without, &mut |_| {});
+        passed.push((release.as_str().to_string(), report.counts().passed()));
+    }
+    eprintln!(
+        "{}: of {} cases that differ between Terraform releases, passes {}",
+        engine.name,
+        names.len(),
+        passed
+            .iter()
+            .map(|(v, n)| format!("{n} as {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(ReleaseAgreement {
+        cases: names.len(),
+        passed,
+    })
 }
 
 /// An engine named on the command line.
