@@ -378,13 +378,7 @@ pub fn set_case_answer(
     key: &str,
     item: Option<Item>,
 ) -> Result<(), String> {
-    let cases = doc
-        .get_mut("cases")
-        .and_then(Item::as_array_of_tables_mut)
-        .ok_or("no [[cases]]")?;
-    let case = cases
-        .get_mut(index)
-        .ok_or_else(|| format!("cases[{index}]: no such case"))?;
+    let case = case_at(doc, index)?;
     case.remove("expect");
     case.remove("versions");
     if let Some(item) = item {
@@ -394,6 +388,15 @@ pub fn set_case_answer(
     Ok(())
 }
 
+/// Case number `index` of a TOML case file.
+fn case_at(doc: &mut DocumentMut, index: usize) -> Result<&mut toml_edit::Table, String> {
+    doc.get_mut("cases")
+        .and_then(Item::as_array_of_tables_mut)
+        .ok_or("no [[cases]]")?
+        .get_mut(index)
+        .ok_or_else(|| format!("cases[{index}]: no such case"))
+}
+
 /// Replaces a case's `terraform` table (`None` removes it) in a TOML case
 /// file, keeping everything else as written.
 pub fn set_case_terraform(
@@ -401,13 +404,7 @@ pub fn set_case_terraform(
     index: usize,
     item: Option<Item>,
 ) -> Result<(), String> {
-    let cases = doc
-        .get_mut("cases")
-        .and_then(Item::as_array_of_tables_mut)
-        .ok_or("no [[cases]]")?;
-    let case = cases
-        .get_mut(index)
-        .ok_or_else(|| format!("cases[{index}]: no such case"))?;
+    let case = case_at(doc, index)?;
     case.remove("terraform");
     if let Some(item) = item {
         case.insert("terraform", item);
