@@ -1224,7 +1224,11 @@ mod tests {
         // Every older Terraform release too, each with the 2.24 answer.
         let every: Vec<Version> = [Version::V2_24, Version::V2_14]
             .into_iter()
-            .chain(Version::TERRAFORM.into_iter().filter(|v| *v != Version::V2_24))
+            .chain(
+                Version::TERRAFORM
+                    .into_iter()
+                    .filter(|v| *v != Version::V2_24),
+            )
             .collect();
         assert_eq!(b.test_versions(), every);
         assert_eq!(c.expect_for(Version::V2_14), None);

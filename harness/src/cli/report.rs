@@ -33,6 +33,12 @@ pub struct ReportArgs {
     versions: Vec<String>,
     #[command(flatten)]
     common: CommonArgs,
+    /// Also run each engine named by `--engine` on the cases whose answer
+    /// differs between Terraform releases, once per release (1.6 to 1.15),
+    /// and show the release it agrees with most. A saved report shows it
+    /// when it was run with `hclspec run --closest-terraform`.
+    #[arg(long)]
+    closest_terraform: bool,
     /// Saved JSON run reports (`hclspec run --format json`), each shown
     /// under its file name without `.json`.
     #[arg(value_name = "REPORT.json")]
@@ -49,7 +55,14 @@ pub fn report(args: &ReportArgs) -> Result<ExitCode> {
     let mut runs = Vec::new();
     if !engines.is_empty() {
         let corpus = args.common.corpus.load()?;
-        for (engine, report) in run_engines(&engines, &args.versions, &args.common, &corpus)? {
+        let reports = run_engines(
+            &engines,
+            &args.versions,
+            &args.common,
+            &corpus,
+            args.closest_terraform,
+        )?;
+        for (engine, report) in reports {
             runs.push(Run {
                 name: engine.name,
                 report: serde_json::to_value(&report)?,

@@ -97,6 +97,11 @@ pub struct RunArgs {
     /// List the selected cases (`file::id`), one per line, and run nothing.
     #[arg(long)]
     list: bool,
+    /// Also run the engine on the cases whose answer differs between
+    /// Terraform releases, once per release (1.6 to 1.15), and report the
+    /// release it agrees with most.
+    #[arg(long)]
+    closest_terraform: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -173,6 +178,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         None,
     )?;
     report.engine.version = version;
+    if args.closest_terraform && hclspec::interrupt::signal().is_none() {
+        let engine = NamedEngine {
+            name: report.engine.name.clone(),
+            level: args.common.level,
+            command: String::new(),
+            spec,
+            oracle: None,
+            version: None,
+        };
+        report.terraform_releases = Some(release_agreement(&engine, &args.common, &corpus)?);
+    }
 
     if let Some(path) = &args.junit {
         let xml = runner::junit::to_xml(&report).map_err(anyhow::Error::msg)?;
@@ -210,16 +226,19 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
     args.common.check_profile()?;
     let corpus = args.common.corpus.load()?;
     let mut columns = Vec::new();
-    for (engine, report) in run_engines(&args.engines, &args.versions, &args.common, &corpus)? {
+    let runs = run_engines(
+        &args.engines,
+        &args.versions,
+        &args.common,
+        &corpus,
+        args.closest_terraform,
+    )?;
+    for (engine, report) in runs {
         let command = match engine.spec {
             EngineSpec::Reference => "built-in reference implementation".to_string(),
             EngineSpec::Command(_) => engine.command.clone(),
         };
-        let mut column = Column::new(&engine.name, &command, &report);
-        if args.closest_terraform {
-            column.terraform_releases = Some(release_agreement(&engine, &args.common, &corpus)?);
-        }
-        columns.push(column);
+        columns.push(Column::new(&engine.name, &command, &report));
     }
     let matrix = Matrix {
         report_version: runner::REPORT_VERSION,
@@ -282,7 +301,14 @@ fn release_agreement(
             skips: SkipList::default(),
             oracle: engine.oracle,
         };
-        let report = runner::run(started.as_mut(), info, &planned, &opts, without, &mut |_| {});
+        let report = runner::run(
+            started.as_mut(),
+            info,
+            &planned,
+            &opts,
+            without,
+            &mut |_| {},
+        );
         passed.push((release.as_str().to_string(), report.counts().passed()));
     }
     eprintln!(
@@ -390,6 +416,7 @@ pub(super) fn run_engines(
     versions: &[String],
     common: &CommonArgs,
     corpus: &Corpus,
+    closest_terraform: bool,
 ) -> Result<Vec<(NamedEngine, Report)>> {
     let mut engines = engines
         .iter()
@@ -425,6 +452,9 @@ pub(super) fn run_engines(
             c.pass_percent(),
             report.elapsed_seconds
         );
+        if closest_terraform {
+            report.terraform_releases = Some(release_agreement(&engine, common, corpus)?);
+        }
         reports.push((engine, report));
     }
     Ok(reports)

@@ -167,6 +167,7 @@ fn page(runs: &[Run], index: &CaseIndex, badges: &[String], command: Option<&str
                 p.meta {
                     "Each engine's badge is " code { (BADGES_DIR) "/ENGINE.svg" } " next to this page, to show in a README."
                 }
+                (releases_section(runs))
                 h2 #areas { "By area" }
                 p.meta { "The share of each area's cases that passed; a cell opens its cases that did not pass." }
                 (area_table(runs))
@@ -313,6 +314,86 @@ fn summary_table(runs: &[Run], badges: &[String]) -> Markup {
                             td.n.(s.as_str()).zero[n == 0] { (n) " " span.c { (percent(n, cases)) } }
                         }
                         td.n { (seconds(&r["elapsed_seconds"])) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The runs that were also judged against each Terraform release
+/// (`--closest-terraform`), with their `(release, cases passed)` pairs,
+/// oldest release first, and how many cases each release was judged on.
+fn release_rows(runs: &[Run]) -> Vec<(&Run, u64, Vec<(String, u64)>)> {
+    runs.iter()
+        .filter_map(|run| {
+            let r = run.report.get("terraform_releases")?;
+            let passed = r["passed"]
+                .as_array()?
+                .iter()
+                .filter_map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_u64()?)))
+                .collect();
+            Some((run, r["cases"].as_u64()?, passed))
+        })
+        .collect()
+}
+
+/// The release a run agrees with most: the one whose cases it passes
+/// most, the newest of a tie; none when it passes none.
+fn closest_release(passed: &[(String, u64)]) -> Option<&(String, u64)> {
+    // `max_by_key` gives the last of equal maxima: the newest.
+    passed
+        .iter()
+        .max_by_key(|(_, n)| *n)
+        .filter(|(_, n)| *n > 0)
+}
+
+/// "Closest Terraform release": for the runs judged against each release,
+/// the cases passed as each release, the closest one marked. Nothing when
+/// no run was.
+fn releases_section(runs: &[Run]) -> Markup {
+    let rows = release_rows(runs);
+    let releases: Vec<String> = {
+        let mut seen = Vec::new();
+        for (_, _, passed) in &rows {
+            for (release, _) in passed {
+                if !seen.contains(release) {
+                    seen.push(release.clone());
+                }
+            }
+        }
+        seen
+    };
+    html! {
+        @if !rows.is_empty() {
+            h2 #terraform-releases { "Closest Terraform release" }
+            p.meta {
+                "Each engine below was asked again the cases whose answer differs between "
+                "Terraform releases, and its answers judged against each release's: the cases "
+                "it passes as each release. The release it agrees with most (the newest of a tie) is in bold."
+            }
+            table.releases {
+                thead { tr {
+                    th { "engine" } th { "closest" } th.n { "cases" }
+                    @for release in &releases { th.n { (release) } }
+                } }
+                tbody {
+                    @for (run, cases, passed) in &rows {
+                        @let closest = closest_release(passed);
+                        tr {
+                            th scope="row" { (visible(&run.name)) }
+                            td { @match closest { Some((v, _)) => b { "Terraform " (v) }, None => "–" } }
+                            td.n { (cases) }
+                            @for release in &releases {
+                                @let n = passed.iter().find(|(v, _)| v == release).map(|(_, n)| *n);
+                                @match n {
+                                    Some(n) => td.n.best[closest.is_some_and(|(v, _)| v == release)] {
+                                        (n) " " span.c { (percent(n, *cases)) }
+                                    },
+                                    None => td.n { "–" },
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -1032,6 +1113,32 @@ mod tests {
         assert!(cut_text.starts_with(&"x".repeat(TEXT_IN_DETAILS)));
         assert!(cut_text.ends_with("\n… (7 more characters; the JSON run report has them all)"));
         assert_eq!(cut("é€"), "é€");
+    }
+
+    #[test]
+    fn the_closest_terraform_release_is_shown_for_the_runs_judged_against_each() {
+        let mut runs = one_run("old-engine");
+        runs[0].report["terraform_releases"] =
+            json!({"cases": 40, "passed": [["1.6", 31], ["1.9", 31], ["1.15", 12]]});
+        runs.push(Run {
+            name: "plain".into(),
+            report: report(hostile_case()),
+        });
+        let page = render(&runs, None).unwrap()[0].text.clone();
+        assert!(page.contains("Closest Terraform release"), "{page}");
+        // The newest of a tie, with its count and share.
+        assert!(page.contains("<b>Terraform 1.9</b>"), "{page}");
+        assert!(
+            page.contains("<td class=\"n best\">31 <span class=\"c\">77.5%</span></td>"),
+            "{page}"
+        );
+        assert!(page.contains("<td class=\"n\">12 <span class=\"c\">30.0%</span></td>"));
+        // The run that was not judged so has no row.
+        assert!(!page.contains("<th scope=\"row\">plain</th>"), "{page}");
+        // No section when no run was.
+        let page = render(&one_run("plain"), None).unwrap()[0].text.clone();
+        assert!(!page.contains("Closest Terraform release"));
+        assert_eq!(closest_release(&[("1.6".into(), 0)]), None);
     }
 
     #[test]

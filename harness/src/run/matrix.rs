@@ -69,7 +69,7 @@ impl Column {
             restarts: report.restarts,
             totals: report.totals.clone(),
             areas: report.areas.clone(),
-            terraform_releases: None,
+            terraform_releases: report.terraform_releases.clone(),
         }
     }
 

@@ -436,6 +436,11 @@ pub struct Report {
     pub totals: Tally,
     pub areas: Vec<AreaTally>,
     pub cases: Vec<CaseReport>,
+    /// With `--closest-terraform`: the engine run again on the cases whose
+    /// answer differs between Terraform releases, against each release's
+    /// answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terraform_releases: Option<matrix::ReleaseAgreement>,
 }
 
 impl Report {
@@ -536,6 +541,7 @@ pub fn run(
         totals: Tally::from(&totals),
         areas,
         cases,
+        terraform_releases: None,
     }
 }
 

@@ -105,8 +105,8 @@ pub(crate) fn get_attr<'v>(
     if value.is_marked() {
         let (value, _) = value.into_owned().unmark();
         // Before HCL 2.21, an attribute of an unknown value lost its mark.
-        let keep = value.is_known()
-            || crate::profile::current().has(Feature::UnknownResultsKeepMarks);
+        let keep =
+            value.is_known() || crate::profile::current().has(Feature::UnknownResultsKeepMarks);
         let found = get_attr(Cow::Owned(value), name, span)?;
         return Ok(Cow::Owned(found.into_owned().mark_if(keep)));
     }
@@ -140,8 +140,8 @@ pub(crate) fn index<'v>(
         };
     // Before HCL 2.21, an index of an unknown collection or by an unknown
     // key lost the marks.
-    let keep = (collection.is_known() && key.is_known())
-        || version.has(Feature::UnknownResultsKeepMarks);
+    let keep =
+        (collection.is_known() && key.is_known()) || version.has(Feature::UnknownResultsKeepMarks);
     let found = index(Cow::Owned(collection), &key, span, version)?;
     Ok(Cow::Owned(
         found

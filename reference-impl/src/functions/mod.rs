@@ -282,8 +282,8 @@ impl Function {
         let n_params = self.params.len();
         // Before go-cty 1.15, the unknown result of an unknown argument
         // lost the arguments' marks.
-        let unknown_marked = marked
-            && crate::profile::current().has(crate::Feature::UnknownResultsKeepMarks);
+        let unknown_marked =
+            marked && crate::profile::current().has(crate::Feature::UnknownResultsKeepMarks);
         for (param, arg) in self.params.iter().zip(args) {
             if !arg.is_known() && !param.allow_unknown {
                 return Ok(Value::unknown(expected).mark_if(unknown_marked));
