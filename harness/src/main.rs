@@ -30,9 +30,9 @@ enum Command {
     /// Run the corpus against several engines and write a compatibility
     /// matrix (markdown, and JSON with --json).
     Matrix(cli::MatrixArgs),
-    /// Write an HTML report (summary, areas, and every case that did not
-    /// pass with its answers) over engines run now and saved JSON run
-    /// reports.
+    /// Write an HTML report (versions, summary, areas, a badge per engine,
+    /// and every case, searchable, with the answers of the engines that did
+    /// not pass it) over engines run now and saved JSON run reports.
     Report(cli::ReportArgs),
     /// Answer protocol requests (one JSON line each) on stdin with the
     /// reference implementation.
@@ -92,6 +92,11 @@ enum Command {
         /// (`docs/diagnostics.md`).
         #[arg(long)]
         diagnostics: bool,
+        /// Print instead, as markdown, the expression language's changelog
+        /// from Terraform 1.6 to 1.15: each case whose answer changed from
+        /// one release to the next (`docs/terraform-versions.md`).
+        #[arg(long, conflicts_with = "diagnostics")]
+        terraform_versions: bool,
     },
     /// Check every recorded expectation against its profile's oracle (HCL
     /// 2.14: the Go oracle; 2.24: Terraform 1.15; the 0.11 dialect:
@@ -126,6 +131,9 @@ enum Command {
         /// Ask again for cases that already have an expectation.
         #[arg(long)]
         force: bool,
+        /// How many oracles to ask at once.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+        jobs: u32,
         /// Case files to update.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -199,11 +207,18 @@ fn main() -> ExitCode {
         }
         Command::Stats {
             corpus,
+            terraform_versions: true,
+            ..
+        } => cli::terraform_versions(&corpus),
+        Command::Stats {
+            corpus,
             diagnostics: false,
+            ..
         } => cli::stats(&corpus),
         Command::Stats {
             corpus,
             diagnostics: true,
+            ..
         } => cli::diagnostics(&corpus),
         Command::Verify {
             oracle,
@@ -216,8 +231,9 @@ fn main() -> ExitCode {
             oracle,
             corpus,
             force,
+            jobs,
             files,
-        } => cli::record(&oracle, corpus.as_deref(), force, &files),
+        } => cli::record(&oracle, corpus.as_deref(), force, &files, jobs as usize),
         Command::Fmt {
             check,
             to_toml,

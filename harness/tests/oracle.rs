@@ -18,6 +18,9 @@ fn corpus_agrees_with_the_oracles() {
     let root = built_repo_root();
     let out = Command::new(env!("CARGO_BIN_EXE_hclspec"))
         .arg("verify")
+        // Two oracles at a time: each Terraform release is one.
+        .arg("--jobs")
+        .arg("2")
         .arg("--corpus")
         .arg(root.join("spec-tests"))
         .arg("--min-detail-agreement")

@@ -851,11 +851,30 @@ expect.result = { type = "number", value = "2" }
 id = "r-2"
 source = "1 +"
 expect.error = { phase = "parse", summary = "Missing expression" }
+
+[[cases]]
+id = "r-3"
+source = "nope"
+expect.error = { phase = "eval", summary = "Unknown variable" }
+
+[[cases]]
+id = "r-4"
+source = "nope_too"
+expect.error = { phase = "eval", summary = "Unknown variable" }
+detail_varies = ["go-hcl"]
+note = "the name suggested changes"
+
+[[cases]]
+id = "r-5"
+source = "stay"
+expect.error = { phase = "eval", summary = "Unknown variable" }
+detail_varies = ["go-hcl"]
+note = "said to vary, but does not"
 "#,
     )
     .unwrap();
     let oracle = format!("go-hcl={}", engine("flaky.py"));
-    let verify = |repeat: &str| {
+    let verify = |repeat: &str, filter: &str| {
         hclspec(&[
             "verify",
             "--corpus",
@@ -864,29 +883,52 @@ expect.error = { phase = "parse", summary = "Missing expression" }
             &oracle,
             "--repeat",
             repeat,
+            "--filter",
+            filter,
         ])
     };
-    let once = verify("1");
+    let once = verify("1", "*");
     assert_eq!(once.code, Some(0), "{}{}", once.stdout, once.stderr);
     assert!(
-        once.stdout.contains("2 agree, 0 disagree"),
+        once.stdout.contains("5 agree, 0 disagree"),
         "{}",
         once.stdout
     );
-    let twice = verify("2");
+    let twice = verify("2", "*");
     assert_eq!(twice.code, Some(1), "{}{}", twice.stdout, twice.stderr);
     assert!(
         twice.stdout.contains("UNSTABLE demo::r-2 @2.14"),
         "{}",
         twice.stdout
     );
-    assert!(!twice.stdout.contains("r-1"), "{}", twice.stdout);
     assert!(
-        twice
-            .stdout
-            .contains("2 times for 2 expectations: 1 answers changed"),
+        twice.stdout.contains("DETAIL CHANGES demo::r-3 @2.14"),
         "{}",
         twice.stdout
+    );
+    assert!(
+        twice.stdout.contains("detail stayed demo::r-5 @2.14"),
+        "{}",
+        twice.stdout
+    );
+    for quiet in ["r-1", "r-4"] {
+        assert!(!twice.stdout.contains(quiet), "{quiet}: {}", twice.stdout);
+    }
+    assert!(
+        twice.stdout.contains(
+            "2 times for 5 expectations: 1 answers changed, 1 more error details changed; 1 of 2 details said to vary changed"
+        ),
+        "{}",
+        twice.stdout
+    );
+    // A detail that the case says varies does not fail the run.
+    let declared = verify("2", "demo::r-4");
+    assert_eq!(
+        declared.code,
+        Some(0),
+        "{}{}",
+        declared.stdout,
+        declared.stderr
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -188,23 +188,24 @@ fn export_lines_requests_and_responses_meet_their_schemas() {
     assert_eq!(n, requests.lines().count());
 }
 
+/// `hclspec run --format json` over the corpus with `args`, as JSON.
+fn json_run_report(args: &[&str]) -> Json {
+    let corpus = root().join("spec-tests");
+    let mut all = vec![
+        "run",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    all.extend_from_slice(args);
+    serde_json::from_str(&hclspec(&all, None)).unwrap()
+}
+
 #[test]
 fn a_run_report_meets_the_report_schema() {
     let v = Validators::new();
-    let corpus = root().join("spec-tests");
-    let report = hclspec(
-        &[
-            "run",
-            "--corpus",
-            corpus.to_str().unwrap(),
-            "--filter",
-            "arith-00",
-            "--format",
-            "json",
-        ],
-        None,
-    );
-    let doc: Json = serde_json::from_str(&report).unwrap();
+    let doc = json_run_report(&["--filter", "arith-00"]);
     v.check("report.schema.json", &doc, "the run report");
     assert!(doc["cases"].as_array().unwrap().len() >= 9);
     // A schema that can fail: a report without its cases does not pass.
@@ -216,6 +217,23 @@ fn a_run_report_meets_the_report_schema() {
         .find(|(n, _)| *n == "report.schema.json")
         .unwrap();
     assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn a_run_judged_against_each_terraform_release_meets_the_report_schema() {
+    let v = Validators::new();
+    let doc = json_run_report(&["--filter", "rel-00", "--closest-terraform"]);
+    v.check("report.schema.json", &doc, "the run report");
+    let releases = &doc["terraform_releases"];
+    let cases = releases["cases"].as_u64().unwrap();
+    assert!(cases >= 5, "{releases}");
+    let passed = releases["passed"].as_array().unwrap();
+    assert_eq!(passed.len(), 9, "{releases}");
+    assert_eq!(passed[0][0], "1.6");
+    // The reference asked as the current profile answers as 1.15, and
+    // these cases differ on 1.6.
+    assert_eq!(passed[8], serde_json::json!(["1.15", cases]));
+    assert!(passed[0][1].as_u64().unwrap() < cases, "{releases}");
 }
 
 #[test]

@@ -62,6 +62,11 @@ impl Span {
 pub enum Phase {
     Parse,
     Eval,
+    /// Not a diagnostic: the profile's real implementation crashes on this
+    /// input (a Terraform release whose process a Go panic ends), and the
+    /// reference answers as it does. The summary names the release, the
+    /// detail is the panic's first line.
+    Crash,
 }
 
 impl Phase {
@@ -69,6 +74,7 @@ impl Phase {
         match self {
             Phase::Parse => "parse",
             Phase::Eval => "eval",
+            Phase::Crash => "crash",
         }
     }
 }
@@ -98,6 +104,18 @@ impl Error {
             phase: Phase::Eval,
             summary: summary.into(),
             detail: detail.into(),
+            span,
+        }
+    }
+}
+
+impl Error {
+    /// The crash of the profile's real implementation (see [`Phase::Crash`]).
+    pub fn crash(release: &str, panic: impl Into<String>, span: Span) -> Error {
+        Error {
+            phase: Phase::Crash,
+            summary: format!("Terraform {release} crashes"),
+            detail: panic.into(),
             span,
         }
     }

@@ -13,7 +13,9 @@
 //!
 //! One Terraform rule goes beyond HCL: the second argument of `convert` is a
 //! type constraint (`convert(x, list(string))`), whose names are keywords,
-//! not references, so it is not walked.
+//! not references, so it is not walked, in the profiles that have `convert`
+//! (Terraform 1.15; before, it is an unknown function like any other, and
+//! `string` there a reference).
 
 use crate::ast::{Expr, ExprKind};
 use crate::error::{Pos, Span};
@@ -31,9 +33,23 @@ pub struct RootReference {
     pub span: Span,
 }
 
-/// The references of `expr` to variables of its scope, in source order.
+/// The functions of the [current](crate::profile::current) profile whose
+/// second argument is a type constraint: none before Terraform 1.15.
+pub fn type_argument_functions() -> &'static [&'static str] {
+    let has_convert = crate::profile::current()
+        .terraform()
+        .is_some_and(|v| crate::profile::function_since("convert").is_none_or(|since| since <= v));
+    if has_convert {
+        TYPE_ARGUMENT_FUNCTIONS
+    } else {
+        &[]
+    }
+}
+
+/// The references of `expr` to variables of its scope, in source order,
+/// under the [current](crate::profile::current) profile.
 pub fn root_references(expr: &Expr) -> Vec<RootReference> {
-    let mut found: Vec<RootReference> = root_traversals(expr, TYPE_ARGUMENT_FUNCTIONS)
+    let mut found: Vec<RootReference> = root_traversals(expr, type_argument_functions())
         .into_iter()
         .filter_map(|e| match &e.kind {
             ExprKind::ScopeTraversal { root, .. } => Some(RootReference {
@@ -109,6 +125,23 @@ mod tests {
             ("core::convert(x, y, z)", &[("x", 14), ("z", 20)]),
         ];
         check(parse_expression, table);
+    }
+
+    #[test]
+    fn before_1_15_convert_is_a_call_like_any_other() {
+        use crate::profile::{with_profile, HclVersion, TerraformVersion};
+        let expr = parse_expression("convert(x, list(string))").unwrap();
+        let names = |version| {
+            with_profile(version, || root_references(&expr))
+                .into_iter()
+                .map(|r| r.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(HclVersion::V2_24), ["x"]);
+        assert_eq!(
+            names(HclVersion::Terraform(TerraformVersion::V1_14)),
+            ["x", "string"]
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::path::Path;
 /// call one another, may use each other.
 const LAYERS: &[&[&str]] = &[
     &["error", "number", "stack", "text"],
+    &["profile"],
     &["types"],
     &["goquote"],
     &["value"],

@@ -3,7 +3,7 @@
 //! Loading is strict: unknown fields, malformed values, dangling scope names
 //! and duplicate ids are errors that name the file and the field.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -90,6 +90,9 @@ pub struct Case {
     pub upstream: Option<String>,
     /// Oracles that can only judge part of the case, or none of it.
     pub verify: BTreeMap<Oracle, VerifyMode>,
+    /// Oracles whose error detail for this case changes from run to run
+    /// (Go's map order decides what it names); the note says why.
+    pub detail_varies: BTreeSet<Oracle>,
     /// The corpus's fixture folder, which requests name as `base_dir`.
     pub base_dir: Option<String>,
     pub tags: Vec<String>,
@@ -159,6 +162,15 @@ impl Oracle {
     pub fn describe(self) -> String {
         match self {
             Oracle::GoHcl => "HCL 2.14.1 with go-cty 1.12.1".to_string(),
+            Oracle::Terraform(t) => format!("Terraform {}", t.release()),
+            Oracle::Terraform011 => "Terraform 0.11.11".to_string(),
+        }
+    }
+
+    /// The implementation the oracle runs, as reports name it.
+    pub fn implementation(self) -> String {
+        match self {
+            Oracle::GoHcl => "HCL 2.14.1 / go-cty 1.12.1".to_string(),
             Oracle::Terraform(t) => format!("Terraform {}", t.release()),
             Oracle::Terraform011 => "Terraform 0.11.11".to_string(),
         }
@@ -279,6 +291,11 @@ impl Case {
             base_dir: self.base_dir.clone(),
             level: None,
         }
+    }
+
+    /// Whether `oracle`'s error detail for this case changes from run to run.
+    pub fn detail_varies(&self, oracle: Oracle) -> bool {
+        self.detail_varies.contains(&oracle)
     }
 
     /// How far `oracle` can judge this case (`None`: fully).
@@ -684,8 +701,25 @@ impl CaseFile {
                 (false, true) => push(format!("{at}.spec"), MSG_SPEC_ONLY_BODY.into()),
                 _ => {}
             }
-            if !c.verify.is_empty() && c.note.as_deref().map_or(true, |n| n.trim().is_empty()) {
+            let noted = c.note.as_deref().is_some_and(|n| !n.trim().is_empty());
+            if !c.verify.is_empty() && !noted {
                 push(format!("{at}.note"), MSG_VERIFY_NEEDS_NOTE.into());
+            }
+            if !c.detail_varies.is_empty() && !noted {
+                push(format!("{at}.note"), MSG_DETAIL_VARIES_NEEDS_NOTE.into());
+            }
+            if let Some(o) = c.detail_varies.iter().find(|o| {
+                !Version::ALL
+                    .iter()
+                    .any(|v| Oracle::for_profile(doc.dialect, *v) == **o)
+            }) {
+                push(
+                    format!("{at}.detail_varies"),
+                    format!(
+                        "the {} oracle does not judge this dialect's cases",
+                        o.as_str()
+                    ),
+                );
             }
             cases.push(Case {
                 id: c.id.clone(),
@@ -702,6 +736,7 @@ impl CaseFile {
                 note: c.note.clone(),
                 upstream: c.upstream.clone(),
                 verify: c.verify.clone(),
+                detail_varies: c.detail_varies.clone(),
                 base_dir: None,
                 tags: c.tags.clone(),
                 index,
@@ -733,6 +768,8 @@ const MSG_BODY_NEEDS_SPEC: &str = "a `body` case needs a spec";
 const MSG_SPEC_ONLY_BODY: &str = "only a `body` case has a spec";
 const MSG_VERIFY_NEEDS_NOTE: &str =
     "a case that an oracle can judge only in part (`verify`) must say why in `note`";
+const MSG_DETAIL_VARIES_NEEDS_NOTE: &str =
+    "a case whose error detail varies (`detail_varies`) must say why in `note`";
 const MSG_EXPECT_ONE_OF: &str = "needs exactly one of `result`, `error` or `crash`";
 const MSG_TERRAFORM_NEEDS_2_24: &str =
     "`terraform` gives the releases that differ from the \"2.24\" expectation, which the case lacks";
@@ -940,6 +977,8 @@ struct CaseDoc {
     #[serde(default)]
     verify: BTreeMap<Oracle, VerifyMode>,
     #[serde(default)]
+    detail_varies: BTreeSet<Oracle>,
+    #[serde(default)]
     tags: Vec<String>,
 }
 
@@ -1129,7 +1168,9 @@ mod tests {
             {"id": "f", "source": "1", "expect": {"error": {"phase": "eval"}},
              "versions": {"2.24": {"error": {"phase": "eval"}}}},
             {"id": "g", "source": "1", "versions": {"2.14": {"error": {"phase": "eval"}}}},
-            {"id": "h", "source": "1", "versions": {"2.24": {"error": {"phase": "eval"}}}}
+            {"id": "h", "source": "1", "versions": {"2.24": {"error": {"phase": "eval"}}}},
+            {"id": "i", "source": "1", "detail_varies": ["go-hcl"]},
+            {"id": "j", "source": "1", "detail_varies": ["terraform-0.11"], "note": "n"}
           ]
         }"#;
         let errs = parse(text).unwrap_err();
@@ -1138,9 +1179,11 @@ mod tests {
             "spec-tests/splat.json: cases[0].id: ' ' is not allowed in an id",
             "spec-tests/splat.json: cases[2].id: duplicate id \"c\" (also cases[1])",
             "spec-tests/splat.json: cases[3].scope: no scope named \"nope\"",
-            "spec-tests/splat.json: cases[4].expect: needs exactly one of `result` or `error`",
+            "spec-tests/splat.json: cases[4].expect: needs exactly one of `result`, `error` or `crash`",
             "spec-tests/splat.json: cases[5].versions: a case has either `expect` or `versions`",
             "spec-tests/splat.json: cases[6].versions: `versions` must give the \"2.24\"",
+            "spec-tests/splat.json: cases[8].note: a case whose error detail varies",
+            "spec-tests/splat.json: cases[9].detail_varies: the terraform-0.11 oracle does not judge",
         ];
         assert_eq!(errs.len(), want.len(), "{errs:#?}");
         for (got, want) in errs.iter().zip(want) {
@@ -1178,10 +1221,19 @@ mod tests {
         });
         assert_eq!(b.expect_for(Version::V2_14), Some(&err));
         assert_eq!(b.expect_for(Version::V2_24), Some(&err));
-        assert_eq!(b.test_versions(), vec![Version::V2_24, Version::V2_14]);
+        // Every older Terraform release too, each with the 2.24 answer.
+        let every: Vec<Version> = [Version::V2_24, Version::V2_14]
+            .into_iter()
+            .chain(
+                Version::TERRAFORM
+                    .into_iter()
+                    .filter(|v| *v != Version::V2_24),
+            )
+            .collect();
+        assert_eq!(b.test_versions(), every);
         assert_eq!(c.expect_for(Version::V2_14), None);
         assert!(c.expect_for(Version::V2_24).is_some());
-        assert_eq!(c.test_versions(), vec![Version::V2_24, Version::V2_14]);
+        assert_eq!(c.test_versions(), every);
         assert_eq!(c.trial_name(&f, Version::V2_14), "splat::splat-003@2.14");
         assert_eq!(c.trial_name(&f, Version::V2_24), "splat::splat-003");
         assert_eq!(

@@ -21,8 +21,8 @@
 //! The corpus is the one built into `hclspec-corpus`; [`Harness::corpus`]
 //! names a directory instead. Each case is judged exactly as `hclspec run`
 //! judges it (the comparison of `hclspec-protocol`). Cases named in the
-//! skip list (a glob and `# reason` per line, as for `hclspec run --skip`)
-//! are ignored trials: `cargo test -- --ignored` runs them, to find entries
+//! skip list (a glob and `# reason` per line, as for `hclspec run --skip`;
+//! `id@1.9` names the case under one profile only) are ignored trials: `cargo test -- --ignored` runs them, to find entries
 //! that can go. An `unsupported` answer passes (an engine may always say
 //! what it does not model) and is counted in a line printed after the run.
 
@@ -143,10 +143,13 @@ impl Harness {
                     if case.dialect.is_hcl2() && !self.versions.contains(&version) {
                         continue;
                     }
-                    let skipped = skips
-                        .entries
-                        .iter()
-                        .any(|e| e.pattern.matches(&file.name, &case.id));
+                    // An entry names a case (`id`), or the case under one
+                    // profile (`id@1.9`, `id@2.14`).
+                    let in_profile = format!("{}@{}", case.id, version.as_str());
+                    let skipped = skips.entries.iter().any(|e| {
+                        e.pattern.matches(&file.name, &case.id)
+                            || e.pattern.matches(&file.name, &in_profile)
+                    });
                     trials.push(
                         self.trial(file, case, version, unsupported)
                             .with_ignored_flag(skipped),

@@ -12,8 +12,9 @@ import threading
 
 GATHER_SECONDS = 0.02
 # `level` is accepted and ignored: the oracles always give their full answer.
+# `terraform_version` is for the engines that can run several Terraform versions.
 REQUEST_FIELDS = {"id", "kind", "source", "scope", "hcl_version", "dialect", "type", "spec",
-                  "base_dir", "level"}
+                  "base_dir", "level", "terraform_version"}
 HCL_VERSIONS = ("2.14", "2.24")
 
 

@@ -465,7 +465,7 @@ pub fn values_match(expected: &TypedValue, actual: &TypedValue) -> Result<(), St
 }
 
 /// [`values_match`], telling `-0` from `0` only when `zero_sign` is set.
-fn values_match_signed(
+pub fn values_match_signed(
     expected: &TypedValue,
     actual: &TypedValue,
     zero_sign: bool,

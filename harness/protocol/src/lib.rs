@@ -110,7 +110,7 @@ mod tests {
             (
                 r#"{"id":"g","kind":"expression","source":"1","hcl_version":"2.15"}"#,
                 Some("g"),
-                "hcl_version: unknown variant `2.15`",
+                "hcl_version: unknown HCL version \"2.15\"",
             ),
             (
                 r#"{"id":7,"kind":"expression","source":"1"}"#,

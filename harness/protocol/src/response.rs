@@ -86,7 +86,10 @@ impl ErrorBody {
         ErrorBody {
             phase: match e.phase {
                 hclspec_reference::Phase::Parse => ErrorPhase::Parse,
-                hclspec_reference::Phase::Eval => ErrorPhase::Eval,
+                // A crash is no error ([`Outcome::from_reference`]).
+                hclspec_reference::Phase::Eval | hclspec_reference::Phase::Crash => {
+                    ErrorPhase::Eval
+                }
             },
             summary: e.summary.clone(),
             detail: e.detail.clone(),
@@ -114,6 +117,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The reference implementation's error as an answer: a diagnostic,
+    /// or the crash of the real implementation it models.
+    pub fn from_reference(e: &hclspec_reference::Error) -> Outcome {
+        match e.phase {
+            hclspec_reference::Phase::Crash => {
+                Outcome::Crash(format!("{}: {}", e.summary, e.detail))
+            }
+            _ => Outcome::Error(ErrorBody::from_reference(e)),
+        }
+    }
+
     /// The response key naming this outcome.
     pub fn key(&self) -> &'static str {
         match self {

@@ -8,13 +8,13 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::{json, Map, Value as Json};
 use sha2::{Digest, Sha256};
 
+use hclspec::run::CorpusInfo;
 use hclspec_corpus::case::{Case, CaseFile, Origin};
 use hclspec_protocol::{Expect, Version};
 
@@ -103,10 +103,6 @@ fn manifest(
             *verify.entry(mode).or_default() += 1;
         }
     }
-    let (source, commit) = match origin {
-        Origin::Embedded => ("built-in", None),
-        Origin::Dir(dir) => ("directory", git_commit(dir)),
-    };
     json!({
         "export_version": EXPORT_VERSION,
         "manifest": {
@@ -116,11 +112,7 @@ fn manifest(
             "terraform_version": hclspec::run::older_terraform(version),
             "filters": args.filter,
             "base_dir": base_dir,
-            "corpus": {
-                "version": env!("CARGO_PKG_VERSION"),
-                "source": source,
-                "commit": commit,
-            },
+            "corpus": CorpusInfo::of(origin),
             "counts": {
                 "cases": lines.len(),
                 "results": results,
@@ -132,25 +124,6 @@ fn manifest(
             "cases_sha256": digest,
         }
     })
-}
-
-/// The commit a corpus directory was read from: `HEAD` of the git checkout
-/// holding it, when nothing under it differs from that commit; else none
-/// (no git, not a checkout, or changes not committed).
-fn git_commit(dir: &Path) -> Option<String> {
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let head = git(&["rev-parse", "HEAD"])?;
-    let changes = git(&["status", "--porcelain", "--untracked-files=all", "--", "."])?;
-    (changes.is_empty() && !head.is_empty()).then_some(head)
 }
 
 /// `{"export_version", "file", "area", "profile", "oracle", "request",

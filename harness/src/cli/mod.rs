@@ -14,6 +14,7 @@ use hclspec_corpus::select::Selector;
 use hclspec_corpus::toml_file;
 use hclspec_protocol::{Expect, Version};
 
+mod changelog;
 mod details;
 mod export;
 mod oracle;
@@ -26,7 +27,7 @@ pub use oracle::{record, verify, OracleArgs};
 pub use report::{report, ReportArgs};
 pub use run::{matrix, parse_hcl_version, parse_terraform_version, run, MatrixArgs, RunArgs};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct CorpusArgs {
     /// The corpus directory (default: $HCLSPEC_CORPUS, else the nearest
     /// `spec-tests` folder).
@@ -35,7 +36,7 @@ pub struct CorpusArgs {
     /// Only cases whose id, case file name (`splat`) or `file::id` matches
     /// this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
-    filter: Vec<String>,
+    pub(super) filter: Vec<String>,
 }
 
 impl CorpusArgs {
@@ -60,7 +61,7 @@ impl CorpusArgs {
     }
 
     /// The corpus's cases that pass the filter.
-    fn selected<'c>(&self, corpus: &'c Corpus) -> Result<Vec<(&'c CaseFile, &'c Case)>> {
+    pub(super) fn selected<'c>(&self, corpus: &'c Corpus) -> Result<Vec<(&'c CaseFile, &'c Case)>> {
         let selector = self.selector()?;
         Ok(corpus
             .cases()
@@ -116,6 +117,14 @@ pub fn diagnostics_table(cases: &[(&CaseFile, &Case)]) -> String {
         ));
     }
     out
+}
+
+/// The changelog of the releases, as markdown on stdout.
+pub fn terraform_versions(args: &CorpusArgs) -> Result<ExitCode> {
+    let corpus = args.load()?;
+    let selected = args.selected(&corpus)?;
+    print!("{}", changelog::changelog(&corpus, &selected));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Case counts per area and per seed section.
@@ -268,8 +277,8 @@ fn same_cases(old_path: &Path, old: &str, new_path: &Path, new: &str) -> Result<
                 );
             }
             out.push(format!(
-                "{:?} {:?} {:?} {:?} {:?} {:?}",
-                c.seed, c.note, c.upstream, c.tags, c.verify, c.scope_name
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                c.seed, c.note, c.upstream, c.tags, c.verify, c.detail_varies, c.scope_name
             ));
         }
         out

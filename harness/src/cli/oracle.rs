@@ -12,20 +12,24 @@ use clap::Args;
 
 use hclspec::engine::{Child, Engine};
 use hclspec::locate;
-use hclspec::record::{crash_line, expectation_from, record_file, same_expectation, RecordOptions};
+use hclspec::record::{
+    crash_line, expectation_from, questions, record_file, same_expectation, RecordOptions,
+};
 use hclspec_corpus::{Case, CaseFile, Oracle, VerifyMode};
 use hclspec_protocol::compare::{compare_with, phase_agrees, CompareOptions};
 use hclspec_protocol::{Expect, Outcome, Request, Version};
 
-use super::details::{DetailArgs, DetailTally};
+use super::details::{comparable_detail, DetailArgs, DetailTally};
 use super::CorpusArgs;
 
 /// Choosing oracles and how to run them.
 #[derive(Args)]
 pub struct OracleArgs {
-    /// An oracle to use, by name (`go-hcl`, `terraform`, `terraform-0.11`),
-    /// optionally with its command (`go-hcl=CMD ARGS`, split as a shell
-    /// would). Repeatable; default: every oracle that is installed.
+    /// An oracle to use, by name (`go-hcl`, `terraform` for Terraform 1.15,
+    /// `terraform-1.6` ... `terraform-1.14` for an older release,
+    /// `terraform-0.11`), optionally with its command (`go-hcl=CMD ARGS`,
+    /// split as a shell would). Repeatable; default: every oracle that is
+    /// installed.
     #[arg(long, value_name = "NAME[=CMD]")]
     oracle: Vec<String>,
     /// Oracles that must be installed (comma-separated names, or `all`);
@@ -279,7 +283,13 @@ impl VerifyJob<'_> {
             for (i, again) in again.into_iter().enumerate() {
                 let (file, case, version, ..) = todo[i];
                 let name = format!("{}::{} @{version}", file.name, case.id);
-                stability.compare(&name, &answers[i], &again);
+                stability.compare(
+                    oracle,
+                    &name,
+                    &answers[i],
+                    &again,
+                    case.detail_varies(oracle),
+                );
                 if let Ok(outcome) = again {
                     later[i].push(outcome);
                 }
@@ -289,12 +299,21 @@ impl VerifyJob<'_> {
         for ((((file, case, version, expect, mode), request), answer), later) in
             todo.iter().zip(&requests).zip(answers).zip(&later)
         {
-            if let (Ok(outcome), None) = (&answer, mode) {
+            // A detail that varies by design is none of the oracle's
+            // answers more than another: it is not compared.
+            if let (Ok(outcome), None, false) = (&answer, mode, case.detail_varies(oracle)) {
                 let name = format!("{}::{} @{version}", file.display, case.id);
                 details.compare(&name, request, outcome, later);
             }
             let problem = match (&answer, mode) {
                 (Err(e), _) => Some(format!("{e}\n")),
+                // A case the oracle judges by phase only, which this
+                // oracle cannot express at all (Terraform 1.6 drops the
+                // sign of a zero a module is given): counted as such.
+                (Ok(Outcome::Unsupported(_)), Some(VerifyMode::Phase)) => {
+                    tally.not_expressible += 1;
+                    continue;
+                }
                 (Ok(outcome), Some(VerifyMode::Phase)) => {
                     tally.phase_only += 1;
                     (!phase_agrees(expect, outcome)).then(|| {
@@ -373,17 +392,39 @@ struct Stability {
     /// Cases (`file::id @version`) whose recordable answer changed, with the
     /// first answer and a different one.
     unstable: BTreeMap<String, (String, String)>,
-    /// Cases whose answer stayed but whose error detail changed.
+    /// Cases whose answer stayed but whose error detail changed, though
+    /// they do not say that it may (`detail_varies`).
     detail_changed: BTreeMap<String, (String, String)>,
+    /// Cases that say their detail varies: whether it changed.
+    declared: BTreeMap<String, bool>,
+    /// Cases the oracle answered once and not another time, with why.
+    unanswered: BTreeMap<String, String>,
 }
 
 impl Stability {
+    /// Compares a later answer with the first; `varies`: the case says
+    /// that this oracle's error detail changes from run to run.
     fn compare(
         &mut self,
+        oracle: Oracle,
         name: &str,
         first: &Result<Outcome, String>,
         again: &Result<Outcome, String>,
+        varies: bool,
     ) {
+        // An oracle that gave no answer (a timeout on a busy machine) did
+        // not change its answer: that is reported as what it is (and a
+        // first round without an answer already is, as a disagreement).
+        match (first, again) {
+            (Err(_), _) => return,
+            (Ok(_), Err(e)) => {
+                self.unanswered
+                    .entry(name.to_string())
+                    .or_insert_with(|| e.clone());
+                return;
+            }
+            _ => {}
+        }
         // A crash is compared by its panic line: the rest of its text
         // (goroutines, addresses) is one run's.
         let recordable = |a: &Result<Outcome, String>| match a {
@@ -407,16 +448,25 @@ impl Stability {
                 .or_insert_with(|| (shown(&x), shown(&y)));
             return;
         }
-        if let (Ok(Outcome::Error(x)), Ok(Outcome::Error(y))) = (first, again) {
-            if x.detail != y.detail {
-                self.detail_changed
-                    .entry(name.to_string())
-                    .or_insert_with(|| (x.detail.clone(), y.detail.clone()));
+        let changed = match (first, again) {
+            (Ok(Outcome::Error(x)), Ok(Outcome::Error(y))) => {
+                let (dx, dy) = (
+                    comparable_detail(oracle, &x.detail),
+                    comparable_detail(oracle, &y.detail),
+                );
+                (dx != dy).then_some((dx, dy))
             }
+            _ => None,
+        };
+        if varies {
+            *self.declared.entry(name.to_string()).or_default() |= changed.is_some();
+        } else if let Some(pair) = changed {
+            self.detail_changed.entry(name.to_string()).or_insert(pair);
         }
     }
 
-    /// Writes what changed; whether every recordable answer stayed.
+    /// Writes what changed; whether every recordable answer, and every
+    /// detail not said to vary, stayed.
     fn report(&self, oracle: Oracle, repeat: usize, asked: usize, out: &mut String) -> bool {
         for (name, (first, other)) in &self.unstable {
             let _ = writeln!(
@@ -425,66 +475,147 @@ impl Stability {
                 oracle.as_str()
             );
         }
+        for (name, why) in &self.unanswered {
+            let _ = writeln!(
+                out,
+                "NO ANSWER {name} ({}) in a later round: {why}",
+                oracle.as_str()
+            );
+        }
         for (name, (first, other)) in &self.detail_changed {
             let _ = writeln!(
                 out,
-                "detail changes {name} ({}): {first:?}, then {other:?}",
+                "DETAIL CHANGES {name} ({}): {first:?}, then {other:?}; a case must have one right answer: make it one, or list the oracle in the case's `detail_varies` and say why in its note",
+                oracle.as_str()
+            );
+        }
+        let stayed: Vec<&String> = self
+            .declared
+            .iter()
+            .filter(|(_, changed)| !**changed)
+            .map(|(name, _)| name)
+            .collect();
+        for name in &stayed {
+            let _ = writeln!(
+                out,
+                "detail stayed {name} ({}): the case says it varies, and it was the same {repeat} times",
                 oracle.as_str()
             );
         }
         let _ = writeln!(
             out,
-            "asked {} {repeat} times for {asked} expectations: {} answers changed, {} more error details changed",
+            "asked {} {repeat} times for {asked} expectations: {} answers changed, {} more error details changed; {} of {} details said to vary changed; {} not answered every time",
             oracle.as_str(),
             self.unstable.len(),
-            self.detail_changed.len()
+            self.detail_changed.len(),
+            self.declared.len() - stayed.len(),
+            self.declared.len(),
+            self.unanswered.len()
         );
-        self.unstable.is_empty()
+        self.unstable.is_empty() && self.detail_changed.is_empty() && self.unanswered.is_empty()
     }
 }
 
-/// Fills in expectations from the oracles.
+/// Fills in expectations from the oracles. Every file's questions go to
+/// each oracle in one batch (an oracle that batches, as Terraform does,
+/// answers hundreds of cases per run), `jobs` oracles at once; then each
+/// file is written.
 pub fn record(
     oracle_args: &OracleArgs,
     corpus: Option<&Path>,
     force: bool,
     files: &[PathBuf],
+    jobs: usize,
 ) -> Result<ExitCode> {
     let corpus_dir = locate::writable_corpus_dir(corpus).map_err(anyhow::Error::msg)?;
     let chosen = oracle_args.choose(Some(&corpus_dir.dir))?;
-    let mut children: BTreeMap<Oracle, Child> = BTreeMap::new();
+    let mut commands: BTreeMap<Oracle, Vec<String>> = BTreeMap::new();
     let mut unavailable: BTreeMap<Oracle, String> = BTreeMap::new();
     for Chosen { oracle, command } in chosen {
         match command {
             Ok(c) => {
-                children.insert(oracle, oracle_args.spawn(&c)?);
+                commands.insert(oracle, c);
             }
             Err(why) => {
                 unavailable.insert(oracle, why);
             }
         }
     }
-    let installed: Vec<Oracle> = children.keys().copied().collect();
-    let available = |o: Oracle| installed.contains(&o);
-    let mut failed = 0usize;
+    let available = |o: Oracle| commands.contains_key(&o);
+    let options = RecordOptions {
+        force,
+        base_dir: hclspec_corpus::case::fixtures_in(&corpus_dir.dir),
+    };
+
+    // Every file's questions, by oracle.
+    let mut asked: BTreeMap<Oracle, Vec<Request>> = BTreeMap::new();
     for path in files {
         let (name, display) = file_names(&corpus_dir.dir, path);
-        let mut ask = |o: Oracle, requests: &[Request]| match children.get_mut(&o) {
-            Some(child) => ask_all(child, requests),
-            None => vec![Err("not available".to_string()); requests.len()],
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{display}: {e}"))?;
+        let mut file = CaseFile::parse(&text, &name, &display, path)
+            .map_err(|es| anyhow!("{}", hclspec_corpus::case::LoadErrors(es)))?;
+        file.set_base_dir(options.base_dir.clone());
+        for q in questions(&file, &options, &available).0 {
+            asked.entry(q.oracle).or_default().push(q.request);
+        }
+    }
+    // Each oracle answers its batch; answers are kept by request id.
+    let answers: std::sync::Mutex<BTreeMap<(Oracle, String), Result<Outcome, String>>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let queue = std::sync::Mutex::new(asked.into_iter().collect::<Vec<_>>());
+    let spawn_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let Some((oracle, requests)) = queue.lock().expect("not poisoned").pop() else {
+                    break;
+                };
+                let mut child = match oracle_args.spawn(&commands[&oracle]) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        spawn_error.lock().expect("not poisoned").get_or_insert(e);
+                        continue;
+                    }
+                };
+                eprintln!("asking {} about {} cases", oracle.as_str(), requests.len());
+                let got = ask_all(&mut child, &requests);
+                let mut answers = answers.lock().expect("not poisoned");
+                for (request, answer) in requests.into_iter().zip(got) {
+                    answers.insert((oracle, request.id), answer);
+                }
+            });
+        }
+    });
+    if let Some(e) = spawn_error.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    let mut answers = answers.into_inner().expect("not poisoned");
+
+    let mut failed = 0usize;
+    let mut unwritten = 0usize;
+    for path in files {
+        let (name, display) = file_names(&corpus_dir.dir, path);
+        let mut ask = |o: Oracle, requests: &[Request]| {
+            requests
+                .iter()
+                .map(|r| {
+                    answers
+                        .remove(&(o, r.id.clone()))
+                        .unwrap_or_else(|| Err("not available".to_string()))
+                })
+                .collect()
         };
-        let report = record_file(
-            path,
-            &name,
-            &display,
-            RecordOptions {
-                force,
-                base_dir: hclspec_corpus::case::fixtures_in(&corpus_dir.dir),
-            },
-            &available,
-            &mut ask,
-        )
-        .map_err(anyhow::Error::msg)?;
+        // A file that cannot be written keeps what it had; the others are
+        // still written.
+        let report = match record_file(path, &name, &display, options.clone(), &available, &mut ask)
+        {
+            Ok(report) => report,
+            Err(e) => {
+                println!("{display}: not written: {e}");
+                unwritten += 1;
+                continue;
+            }
+        };
         for (id, why) in &report.failed {
             println!("{display}: {id}: not recorded: {why}");
         }
@@ -493,8 +624,14 @@ pub fn record(
                 .get(oracle)
                 .map(String::as_str)
                 .unwrap_or("not chosen");
+            let stands = match oracle {
+                Oracle::Terraform(t) if *t != hclspec_protocol::TerraformVersion::LATEST => {
+                    "the case's answer for it stays as it was"
+                }
+                _ => "the other oracle's answer stands for both profiles until `hclspec verify` checks it",
+            };
             println!(
-                "{display}: {} not asked about {n} cases ({why}); the other oracle's answer stands for both profiles until `hclspec verify` checks it",
+                "{display}: {} not asked about {n} cases ({why}); {stands}",
                 oracle.as_str()
             );
         }
@@ -506,7 +643,7 @@ pub fn record(
             report.failed.len()
         );
     }
-    Ok(if failed == 0 {
+    Ok(if failed == 0 && unwritten == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

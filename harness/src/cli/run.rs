@@ -1,7 +1,7 @@
 //! `hclspec run` and `hclspec matrix`.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -11,10 +11,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use hclspec::engine::{Child, Engine, InProcess, OneShot, DEFAULT_WINDOW};
 use hclspec::locate;
-use hclspec::run::matrix::{Column, Matrix};
+use hclspec::run::matrix::{Column, Matrix, ReleaseAgreement};
 use hclspec::run::text::Show;
-use hclspec::run::{self as runner, EngineInfo, Numbers, Report, RunOptions};
+use hclspec::run::{self as runner, CorpusInfo, EngineInfo, Numbers, Report, RunOptions};
 use hclspec_corpus::case::Corpus;
+use hclspec_corpus::select::Selector;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::Oracle;
 use hclspec_protocol::{Level, TerraformVersion, Version};
@@ -22,7 +23,7 @@ use hclspec_protocol::{Level, TerraformVersion, Version};
 use super::CorpusArgs;
 
 /// What every run needs to know about the engine and the comparison.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct CommonArgs {
     /// The HCL version whose expectations count.
     #[arg(long, default_value = "2.24", value_parser = parse_hcl_version)]
@@ -66,6 +67,10 @@ pub struct RunArgs {
     /// built-in reference implementation, in process).
     #[arg(long, value_name = "CMD")]
     engine: Option<String>,
+    /// What the engine is, for the reports (`my-engine 1.4.0`); the
+    /// built-in reference and the oracles name theirs.
+    #[arg(long, value_name = "TEXT")]
+    engine_version: Option<String>,
     #[command(flatten)]
     common: CommonArgs,
     /// A skip list: one `GLOB  # reason` per line (repeatable).
@@ -92,6 +97,11 @@ pub struct RunArgs {
     /// List the selected cases (`file::id`), one per line, and run nothing.
     #[arg(long)]
     list: bool,
+    /// Also run the engine on the cases whose answer differs between
+    /// Terraform releases, once per release (1.6 to 1.15), and report the
+    /// release it agrees with most.
+    #[arg(long)]
+    closest_terraform: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -110,6 +120,10 @@ pub struct MatrixArgs {
     /// as `hclspec verify` does.
     #[arg(long = "engine", value_name = "NAME=CMD", required = true)]
     engines: Vec<String>,
+    /// `NAME=TEXT`: what the engine named NAME is (`hcl-rs=hcl-rs 0.20.0`),
+    /// for the JSON (repeatable); the reference and the oracles name theirs.
+    #[arg(long = "engine-version", value_name = "NAME=TEXT")]
+    versions: Vec<String>,
     #[command(flatten)]
     common: CommonArgs,
     /// Write the markdown matrix to FILE instead of stdout.
@@ -118,6 +132,11 @@ pub struct MatrixArgs {
     /// Also write the matrix as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also run each engine on the cases whose answer differs between
+    /// Terraform releases, once per release (1.6 to 1.15), and show the
+    /// release it agrees with most.
+    #[arg(long)]
+    closest_terraform: bool,
 }
 
 /// `hclspec run`.
@@ -128,6 +147,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         None => EngineSpec::Reference,
         Some(cmd) => EngineSpec::parse(cmd)?,
     };
+    let version = args
+        .engine_version
+        .clone()
+        .or_else(|| spec.builtin_version());
     let mut skips = SkipList::default();
     for path in &args.skip {
         skips.extend(SkipList::load(path).map_err(anyhow::Error::msg)?);
@@ -145,7 +168,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     warn_unused_skips(&skips, &corpus);
     hclspec::interrupt::install().context("watching for interrupts")?;
-    let report = run_engine(
+    let mut report = run_engine(
         &spec,
         &args.common,
         args.common.level,
@@ -154,6 +177,18 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         "run",
         None,
     )?;
+    report.engine.version = version;
+    if args.closest_terraform && hclspec::interrupt::signal().is_none() {
+        let engine = NamedEngine {
+            name: report.engine.name.clone(),
+            level: args.common.level,
+            command: String::new(),
+            spec,
+            oracle: None,
+            version: None,
+        };
+        report.terraform_releases = Some(release_agreement(&engine, &args.common, &corpus)?);
+    }
 
     if let Some(path) = &args.junit {
         let xml = runner::junit::to_xml(&report).map_err(anyhow::Error::msg)?;
@@ -191,12 +226,19 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
     args.common.check_profile()?;
     let corpus = args.common.corpus.load()?;
     let mut columns = Vec::new();
-    for ((name, _, cmd, spec, _), report) in run_engines(&args.engines, &args.common, &corpus)? {
-        let command = match spec {
+    let runs = run_engines(
+        &args.engines,
+        &args.versions,
+        &args.common,
+        &corpus,
+        args.closest_terraform,
+    )?;
+    for (engine, report) in runs {
+        let command = match engine.spec {
             EngineSpec::Reference => "built-in reference implementation".to_string(),
-            EngineSpec::Command(_) => cmd.clone(),
+            EngineSpec::Command(_) => engine.command.clone(),
         };
-        columns.push(Column::new(&name, &command, &report));
+        columns.push(Column::new(&engine.name, &command, &report));
     }
     let matrix = Matrix {
         report_version: runner::REPORT_VERSION,
@@ -222,9 +264,82 @@ pub fn matrix(args: &MatrixArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// An engine named on the command line: its name, level, the command shown
-/// for it, how to start it, and the oracle it is, if it is one.
-pub(super) type NamedEngine = (String, Level, String, EngineSpec, Option<Oracle>);
+/// `--closest-terraform`: the engine asked, as in the matrix, the selected
+/// cases whose answer differs between Terraform releases (a `terraform`
+/// table), and its answers judged against each release's: the requests
+/// name no release, so that an engine that knows one Terraform answers as
+/// that one does.
+fn release_agreement(
+    engine: &NamedEngine,
+    common: &CommonArgs,
+    corpus: &Corpus,
+) -> Result<ReleaseAgreement> {
+    let names: Vec<String> = common
+        .corpus
+        .selected(corpus)?
+        .into_iter()
+        .filter(|(_, case)| !case.terraform.is_empty())
+        .map(|(file, case)| format!("{}::{}", file.name, case.id))
+        .collect();
+    if names.is_empty() {
+        bail!("--closest-terraform: no selected case differs between Terraform releases");
+    }
+    let selector = Selector::new(&names).map_err(|e| anyhow!("--closest-terraform: {e}"))?;
+    let mut args = common.clone();
+    args.hcl_version = Version::V2_24;
+    args.terraform_version = None;
+    let mut passed = Vec::new();
+    for release in TerraformVersion::ALL {
+        let (planned, without) = runner::plan(corpus, &selector, Version::Terraform(release));
+        let (mut started, info) = engine.spec.start(&args)?;
+        let opts = RunOptions {
+            // Asked as the current profile; judged by `planned`'s answers,
+            // the release's.
+            version: Version::V2_24,
+            level: engine.level,
+            numbers: args.numbers,
+            skips: SkipList::default(),
+            oracle: engine.oracle,
+        };
+        let report = runner::run(
+            started.as_mut(),
+            info,
+            &planned,
+            &opts,
+            without,
+            &mut |_| {},
+        );
+        passed.push((release.as_str().to_string(), report.counts().passed()));
+    }
+    eprintln!(
+        "{}: of {} cases that differ between Terraform releases, passes {}",
+        engine.name,
+        names.len(),
+        passed
+            .iter()
+            .map(|(v, n)| format!("{n} as {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(ReleaseAgreement {
+        cases: names.len(),
+        passed,
+    })
+}
+
+/// An engine named on the command line.
+pub(super) struct NamedEngine {
+    pub name: String,
+    /// The level its column judges.
+    pub level: Level,
+    /// The command shown for it (empty for the reference).
+    pub command: String,
+    pub spec: EngineSpec,
+    /// The oracle it is, if it is one.
+    pub oracle: Option<Oracle>,
+    /// What it is (`--engine-version NAME=TEXT`, or a built-in engine's).
+    pub version: Option<String>,
+}
 
 /// `NAME=CMD`, `NAME@LEVEL=CMD`, `reference` or an oracle's name, as
 /// `--engine` of `hclspec matrix` and `hclspec report` take it.
@@ -244,7 +359,7 @@ fn parse_engine(e: &str, default_level: Level, corpus: &Corpus) -> Result<NamedE
         bail!("--engine {e:?}: the name is empty");
     }
     let oracle = Oracle::ALL.into_iter().find(|o| o.as_str() == name);
-    let (spec, cmd) = match (name, cmd, oracle) {
+    let (spec, command) = match (name, cmd, oracle) {
         (REFERENCE, "", _) => (EngineSpec::Reference, String::new()),
         (_, "", Some(o)) => {
             let words = locate::oracle_command(o, corpus.origin.dir())
@@ -258,44 +373,88 @@ fn parse_engine(e: &str, default_level: Level, corpus: &Corpus) -> Result<NamedE
         }
         (_, cmd, _) => (EngineSpec::parse(cmd)?, cmd.to_string()),
     };
-    Ok((name.to_string(), level, cmd, spec, oracle))
+    let version = match (&spec, oracle, cmd) {
+        (_, Some(o), "") => Some(o.implementation().to_string()),
+        (spec, ..) => spec.builtin_version(),
+    };
+    Ok(NamedEngine {
+        name: name.to_string(),
+        level,
+        command,
+        spec,
+        oracle,
+        version,
+    })
+}
+
+/// `--engine-version NAME=TEXT` of `hclspec matrix` and `hclspec report`,
+/// by engine name; every NAME must be an engine's.
+fn engine_versions<'a>(
+    versions: &'a [String],
+    engines: &[NamedEngine],
+) -> Result<Vec<(&'a str, &'a str)>> {
+    versions
+        .iter()
+        .map(|v| {
+            let (name, text) = v
+                .split_once('=')
+                .map(|(n, t)| (n.trim(), t.trim()))
+                .filter(|(n, t)| !n.is_empty() && !t.is_empty())
+                .ok_or_else(|| anyhow!("--engine-version {v:?}: expected NAME=TEXT"))?;
+            if !engines.iter().any(|e| e.name == name) {
+                bail!("--engine-version {v:?}: no --engine is named {name:?}");
+            }
+            Ok((name, text))
+        })
+        .collect()
 }
 
 /// Runs each `--engine` in turn on the selected cases, saying how each did
 /// on stderr; stops early after an interrupt.
 pub(super) fn run_engines(
     engines: &[String],
+    versions: &[String],
     common: &CommonArgs,
     corpus: &Corpus,
+    closest_terraform: bool,
 ) -> Result<Vec<(NamedEngine, Report)>> {
-    let engines = engines
+    let mut engines = engines
         .iter()
         .map(|e| parse_engine(e, common.level, corpus))
         .collect::<Result<Vec<_>>>()?;
+    for (name, text) in engine_versions(versions, &engines)? {
+        for e in engines.iter_mut().filter(|e| e.name == name) {
+            e.version = Some(text.to_string());
+        }
+    }
     hclspec::interrupt::install().context("watching for interrupts")?;
     let mut reports = Vec::new();
     for engine in engines {
         if hclspec::interrupt::signal().is_some() {
             break;
         }
-        let (name, level, _, spec, oracle) = &engine;
-        let report = run_engine(
-            spec,
+        let mut report = run_engine(
+            &engine.spec,
             common,
-            *level,
+            engine.level,
             corpus,
             SkipList::default(),
-            name,
-            *oracle,
+            &engine.name,
+            engine.oracle,
         )?;
+        report.engine.version.clone_from(&engine.version);
         let c = report.counts();
         eprintln!(
-            "{name}: {} of {} cases pass ({:.1}%) in {:.2} s",
+            "{}: {} of {} cases pass ({:.1}%) in {:.2} s",
+            engine.name,
             c.passed(),
             c.cases(),
             c.pass_percent(),
             report.elapsed_seconds
         );
+        if closest_terraform {
+            report.terraform_releases = Some(release_agreement(&engine, common, corpus)?);
+        }
         reports.push((engine, report));
     }
     Ok(reports)
@@ -354,7 +513,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 /// The built-in engine's name.
-const REFERENCE: &str = "reference";
+pub(super) const REFERENCE: &str = "reference";
 
 /// An engine to run: the built-in one, or a command line.
 pub(super) enum EngineSpec {
@@ -363,6 +522,22 @@ pub(super) enum EngineSpec {
 }
 
 impl EngineSpec {
+    /// What a built-in engine is: the reference is this program's; an
+    /// oracle launched from where `scripts/setup` installs it is the
+    /// implementation it runs.
+    fn builtin_version(&self) -> Option<String> {
+        match self {
+            EngineSpec::Reference => Some(format!("hclspec {}", runner::VERSION)),
+            EngineSpec::Command(words) => match words.as_slice() {
+                [program] => Oracle::ALL
+                    .into_iter()
+                    .find(|o| Path::new(program).ends_with(locate::oracle_path(*o)))
+                    .map(|o| o.implementation().to_string()),
+                _ => None,
+            },
+        }
+    }
+
     fn parse(cmd: &str) -> Result<EngineSpec> {
         let words =
             shell_words::split(cmd).with_context(|| format!("bad engine command {cmd:?}"))?;
@@ -385,6 +560,7 @@ impl EngineSpec {
                 EngineInfo {
                     name: REFERENCE.into(),
                     mode: "in-process".into(),
+                    version: None,
                 },
             ),
             EngineSpec::Command(words) if common.one_shot => {
@@ -395,6 +571,7 @@ impl EngineSpec {
                     EngineInfo {
                         name: shell_words::join(words),
                         mode: "one-shot".into(),
+                        version: None,
                     },
                 )
             }
@@ -408,6 +585,7 @@ impl EngineSpec {
                     EngineInfo {
                         name: shell_words::join(words),
                         mode: "persistent".into(),
+                        version: None,
                     },
                 )
             }
@@ -444,7 +622,7 @@ fn run_engine(
     };
     let bar = progress_bar(planned.len() as u64, label);
     let mut failing = 0usize;
-    let report = runner::run(engine.as_mut(), info, &planned, &opts, without, &mut |r| {
+    let mut report = runner::run(engine.as_mut(), info, &planned, &opts, without, &mut |r| {
         if r.outcome.is_failure() {
             failing += 1;
             bar.set_message(format!("{failing} failing"));
@@ -452,6 +630,7 @@ fn run_engine(
         bar.inc(1);
     });
     bar.finish_and_clear();
+    report.corpus = Some(CorpusInfo::of(&corpus.origin));
     Ok(report)
 }
 

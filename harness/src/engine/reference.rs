@@ -343,11 +343,12 @@ pub fn decode_scope(scope: &BTreeMap<String, TypedValue>) -> Result<Variables, O
 }
 
 /// Terraform's sensitive marks exist only where Terraform is the judge: in
-/// the HCL 2.24 profile's expressions, templates and conversions. HCL 2.14
+/// the Terraform releases' expressions, templates and conversions. HCL 2.14
 /// (the Go oracle, plain HCL), bodies (decoded by HCL's `hcldec` for both
 /// profiles) and the 0.11 dialect see a marked scope value unmarked.
 fn without_marks(req: &Request, version: Version, variables: Variables) -> Variables {
-    let marks_apply = req.dialect.is_hcl2() && version == Version::V2_24 && req.kind != Kind::Body;
+    let marks_apply =
+        req.dialect.is_hcl2() && version.terraform().is_some() && req.kind != Kind::Body;
     if marks_apply || !variables.values().any(|v| v.contains_marked()) {
         return variables;
     }
@@ -389,7 +390,7 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
     };
     match answer {
         Ok(v) => Outcome::Result(TypedValue::encode(&v)),
-        Err(e) => Outcome::Error(ErrorBody::from_reference(&e)),
+        Err(e) => Outcome::from_reference(&e),
     }
 }
 

@@ -23,10 +23,38 @@ pub struct Column {
     /// `built-in reference implementation`, or the command line.
     pub command: String,
     pub mode: String,
+    /// What the engine is (`--engine-version`, or a built-in engine's).
+    pub version: Option<String>,
     pub elapsed_seconds: f64,
     pub restarts: u32,
     pub totals: Tally,
     pub areas: Vec<super::AreaTally>,
+    /// With `--closest-terraform`: the engine run on the cases whose answer
+    /// differs between Terraform releases, against each release's answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terraform_releases: Option<ReleaseAgreement>,
+}
+
+/// How many of the cases whose answer differs between Terraform releases
+/// an engine answers as each release does.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReleaseAgreement {
+    /// How many such cases were run against each release.
+    pub cases: usize,
+    /// `(release, cases passed)`, oldest first.
+    pub passed: Vec<(String, usize)>,
+}
+
+impl ReleaseAgreement {
+    /// The release the engine agrees with most (the newest of a tie), if
+    /// it passes any case.
+    pub fn closest(&self) -> Option<&(String, usize)> {
+        // `max_by_key` gives the last of equal maxima: the newest.
+        self.passed
+            .iter()
+            .max_by_key(|(_, n)| *n)
+            .filter(|(_, n)| *n > 0)
+    }
 }
 
 impl Column {
@@ -36,10 +64,12 @@ impl Column {
             level: report.level,
             command: command.to_string(),
             mode: report.engine.mode.clone(),
+            version: report.engine.version.clone(),
             elapsed_seconds: report.elapsed_seconds,
             restarts: report.restarts,
             totals: report.totals.clone(),
             areas: report.areas.clone(),
+            terraform_releases: report.terraform_releases.clone(),
         }
     }
 
@@ -180,7 +210,47 @@ impl Matrix {
              `fail` is a wrong value, `error-mismatch` an error of the wrong phase \
              or summary.\n",
         );
+        self.releases_markdown(&mut out);
         out
+    }
+
+    /// The `--closest-terraform` section: per engine, how many of the
+    /// cases whose answer differs between releases it answers as each
+    /// release does, and the release it agrees with most.
+    fn releases_markdown(&self, out: &mut String) {
+        let rows: Vec<(&Column, &ReleaseAgreement)> = self
+            .engines
+            .iter()
+            .filter_map(|e| e.terraform_releases.as_ref().map(|r| (e, r)))
+            .collect();
+        let Some((_, first)) = rows.first() else {
+            return;
+        };
+        let _ = write!(
+            out,
+            "\n## Closest Terraform release\n\nEach engine asked again, as above, the {} \
+             cases whose answer differs between Terraform releases, and its answers judged \
+             against each release's: the cases it passes as each release, and the release \
+             it agrees with most (the newest of a tie).\n\n\
+             | engine | closest |",
+            first.cases
+        );
+        for (release, _) in &first.passed {
+            let _ = write!(out, " {release} |");
+        }
+        out.push_str("\n| :--- | :--- |");
+        for _ in &first.passed {
+            out.push_str(" ---: |");
+        }
+        out.push('\n');
+        for (e, r) in rows {
+            let closest = r.closest().map_or("–".to_string(), |(v, _)| v.clone());
+            let _ = write!(out, "| {} | {closest} |", e.heading());
+            for (_, n) in &r.passed {
+                let _ = write!(out, " {n} |");
+            }
+            out.push('\n');
+        }
     }
 }
 
@@ -215,6 +285,7 @@ mod tests {
             level: Level::Full,
             command: format!("{name}-engine --serve"),
             mode: "persistent".into(),
+            version: None,
             elapsed_seconds: 1.0,
             restarts: 0,
             totals: tally(a.0 + b.0, a.1 + b.1),
@@ -228,6 +299,7 @@ mod tests {
                     tally: tally(b.0, b.1),
                 },
             ],
+            terraform_releases: None,
         };
         let m = Matrix {
             report_version: 1,
@@ -253,6 +325,31 @@ mod tests {
             "{md}"
         );
         assert!(!md.contains("hil-0.11"), "{md}");
+        assert!(!md.contains("Closest Terraform release"), "{md}");
+
+        let mut m = m;
+        m.engines[1].terraform_releases = Some(ReleaseAgreement {
+            cases: 5,
+            passed: vec![("1.6".into(), 4), ("1.15".into(), 1)],
+        });
+        let md = m.to_markdown();
+        assert!(md.contains("the 5 cases whose answer differs"), "{md}");
+        assert!(md.contains("| engine | closest | 1.6 | 1.15 |\n"), "{md}");
+        assert!(md.contains("| two | 1.6 | 4 | 1 |\n"), "{md}");
+        assert!(!md.contains("| one | 1."), "{md}");
+    }
+
+    #[test]
+    fn the_closest_release_is_the_one_passing_most_newest_first() {
+        let agreement = |passed: &[(&str, usize)]| ReleaseAgreement {
+            cases: 10,
+            passed: passed.iter().map(|(v, n)| (v.to_string(), *n)).collect(),
+        };
+        let tie = agreement(&[("1.6", 3), ("1.9", 7), ("1.15", 7)]);
+        assert_eq!(tie.closest(), Some(&("1.15".to_string(), 7)));
+        let old = agreement(&[("1.6", 9), ("1.9", 7), ("1.15", 2)]);
+        assert_eq!(old.closest(), Some(&("1.6".to_string(), 9)));
+        assert_eq!(agreement(&[("1.6", 0), ("1.15", 0)]).closest(), None);
     }
 
     #[test]
@@ -268,6 +365,7 @@ mod tests {
                 level: Level::Full,
                 command: "built-in reference implementation".into(),
                 mode: "in-process".into(),
+                version: Some("hclspec 0.1.0".into()),
                 elapsed_seconds: 0.0,
                 restarts: 0,
                 totals: Tally::from(&c),
@@ -275,6 +373,7 @@ mod tests {
                     area: "hil-0.11/literals".into(),
                     tally: Tally::from(&c),
                 }],
+                terraform_releases: None,
             }],
             command_line: None,
         };

@@ -9,6 +9,8 @@ pub mod text;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::Path;
+use std::process::Command;
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -17,7 +19,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::engine::{ChildError, Engine, Exchange};
-use hclspec_corpus::case::{Case, CaseFile, Corpus};
+use hclspec_corpus::case::{Case, CaseFile, Corpus, Origin};
 use hclspec_corpus::select::Selector;
 use hclspec_corpus::skip::SkipList;
 use hclspec_corpus::{Oracle, VerifyMode};
@@ -352,13 +354,68 @@ pub struct EngineInfo {
     pub name: String,
     /// `in-process`, `persistent` or `one-shot`.
     pub mode: String,
+    /// What the engine is, as its author names it (`hcl-rs 0.20.0`): given
+    /// with `--engine-version`, or known for the built-in engines.
+    pub version: Option<String>,
+}
+
+/// The corpus a run used: the hclspec release it belongs to, where it was
+/// read from and, for a directory, its git commit (as the manifest of
+/// `hclspec export` names it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CorpusInfo {
+    pub version: String,
+    /// `built-in` or `directory`.
+    pub source: String,
+    pub commit: Option<String>,
+}
+
+impl CorpusInfo {
+    /// The corpus read from `origin`.
+    pub fn of(origin: &Origin) -> CorpusInfo {
+        let (source, commit) = match origin {
+            Origin::Embedded => ("built-in", None),
+            Origin::Dir(dir) => ("directory", git_commit(dir)),
+        };
+        CorpusInfo {
+            version: VERSION.to_string(),
+            source: source.to_string(),
+            commit,
+        }
+    }
+}
+
+/// This program's version, as the reports name it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit a corpus directory was read from: `HEAD` of the git checkout
+/// holding it, when nothing under it differs from that commit; else none
+/// (no git, not a checkout, or changes not committed).
+fn git_commit(dir: &Path) -> Option<String> {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let head = git(&["rev-parse", "HEAD"])?;
+    let changes = git(&["status", "--porcelain", "--untracked-files=all", "--", "."])?;
+    (changes.is_empty() && !head.is_empty()).then_some(head)
 }
 
 /// A whole run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub report_version: u32,
+    /// `hclspec VERSION`, the program that ran the cases.
+    pub generator: String,
     pub engine: EngineInfo,
+    /// The corpus the cases came from, when the caller says (the CLI does).
+    pub corpus: Option<CorpusInfo>,
     /// The profile: `"2.14"` or `"2.24"` here, with an older Terraform
     /// release in `terraform_version`.
     #[serde(serialize_with = "serialize_hcl_part")]
@@ -379,6 +436,11 @@ pub struct Report {
     pub totals: Tally,
     pub areas: Vec<AreaTally>,
     pub cases: Vec<CaseReport>,
+    /// With `--closest-terraform`: the engine run again on the cases whose
+    /// answer differs between Terraform releases, against each release's
+    /// answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terraform_releases: Option<matrix::ReleaseAgreement>,
 }
 
 impl Report {
@@ -464,7 +526,9 @@ pub fn run(
         .collect();
     Report {
         report_version: REPORT_VERSION,
+        generator: format!("hclspec {VERSION}"),
         engine: info,
+        corpus: None,
         hcl_version: opts.version,
         terraform_version: older_terraform(opts.version),
         level: opts.level,
@@ -477,6 +541,7 @@ pub fn run(
         totals: Tally::from(&totals),
         areas,
         cases,
+        terraform_releases: None,
     }
 }
 

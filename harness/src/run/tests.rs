@@ -119,6 +119,7 @@ fn run_with(opts: &RunOptions) -> Report {
     let info = EngineInfo {
         name: "scripted".into(),
         mode: "test".into(),
+        version: None,
     };
     let report = run(&mut Scripted, info, &planned, opts, without, &mut |_| {
         seen += 1
@@ -391,6 +392,7 @@ fn oracle_engines_are_judged_as_verify_judges_them() {
         let info = EngineInfo {
             name: "scripted".into(),
             mode: "test".into(),
+            version: None,
         };
         let report = run(&mut Scripted, info, &planned, &opts, without, &mut |_| {});
         outcomes(&report)

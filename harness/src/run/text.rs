@@ -328,6 +328,22 @@ pub fn summary(report: &Report) -> String {
     if !kinds.is_empty() {
         let _ = writeln!(out, "({})", kinds.join(", "));
     }
+    if let Some(releases) = &report.terraform_releases {
+        let closest = releases
+            .closest()
+            .map_or("none".to_string(), |(v, _)| format!("Terraform {v}"));
+        let per_release: Vec<String> = releases
+            .passed
+            .iter()
+            .map(|(v, n)| format!("{v}: {n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "closest release: {closest} (of {} cases that differ between Terraform releases, passed as {})",
+            releases.cases,
+            per_release.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
         "hclspec: {} passed, {} failed, {} unsupported, {} skipped",

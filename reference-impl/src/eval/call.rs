@@ -400,6 +400,12 @@ fn call_error(
             head,
         )
     };
+    if let CallError::Crash(panic) = error {
+        let release = crate::profile::current()
+            .terraform()
+            .map_or("", |v| v.release());
+        return Error::crash(release, panic.clone(), head);
+    }
     let CallError::Arg { index, .. } = error else {
         return call_failed();
     };

@@ -75,7 +75,8 @@ pub(super) fn conditional<'a>(
         return (Value::unknown(result_ty), diags);
     }
     // The own marks of the condition and of both results go onto the
-    // result, whichever is taken.
+    // result, whichever is taken (HCL 2.21; before, for a known condition,
+    // the taken result's own only).
     let (cond, cond_marked) = cond.unmark();
     let (true_val, true_marked) = true_val.unmark();
     let (false_val, false_marked) = false_val.unmark();
@@ -107,6 +108,14 @@ pub(super) fn conditional<'a>(
     };
 
     let [true_conv, false_conv] = convs;
+    // Before HCL 2.21, only the taken result's own marks.
+    let marked = if ev.version().has(Feature::ConditionalMarks) {
+        marked
+    } else if cond {
+        true_marked
+    } else {
+        false_marked
+    };
     let (value, branch_diags, conv, branch, which) = if cond {
         (true_val, true_diags, true_conv, true_expr, "true")
     } else {

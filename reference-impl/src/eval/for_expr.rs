@@ -199,6 +199,8 @@ fn object_result<'a>(
         }
     }
     if !known {
+        // Before HCL 2.21, without the marks.
+        let marked = marked && ev.version().has(Feature::UnknownResultsKeepMarks);
         return (Value::dynamic_unknown().mark_if(marked), diags);
     }
     if f.group {
@@ -272,6 +274,8 @@ fn tuple_result<'a>(
         }
     }
     if !known {
+        // Before HCL 2.21, without the marks.
+        let marked = marked && ev.version().has(Feature::UnknownResultsKeepMarks);
         return (Value::dynamic_unknown().mark_if(marked), diags);
     }
     (Value::tuple(vals).mark_if(marked), diags)

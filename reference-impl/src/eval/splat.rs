@@ -5,6 +5,7 @@ use crate::ast::{Expr, ExprKind};
 use crate::error::{Error, Span};
 use crate::types::Type;
 use crate::value::Value;
+use crate::Feature;
 
 /// Mirrors `hclsyntax.SplatExpr.Value`.
 pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr) -> Evaluated {
@@ -18,7 +19,10 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     let auto_upgrade = !matches!(source_ty, Type::Tuple(_) | Type::List(_) | Type::Set(_));
     // The source's own mark goes onto the result; an upgraded source keeps
     // it inside the one-element tuple too.
-    let marked = source_val.is_marked();
+    // Before HCL 2.21, a source that is not a sequence lent no mark to the
+    // tuple around it.
+    let marked = source_val.is_marked()
+        && (!auto_upgrade || ev.version().has(Feature::SplatMarksUpgradedSource));
     if source_val.is_null() {
         if auto_upgrade {
             return (Value::tuple(Vec::new()).mark_if(marked), diags);

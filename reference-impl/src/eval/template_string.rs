@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::functions::{self, root_traversals, CallError};
 use crate::goquote::go_quote;
 use crate::parser::parse_template_as;
+use crate::profile::Feature;
 use crate::types::Type;
 use crate::value::Value;
 use crate::HclVersion;
@@ -34,6 +35,9 @@ const NULL_RESULT: &str = "Template result is null; The result of the template i
 const SOURCE_NAME: &str = "<templatestring argument>";
 /// The function the evaluator runs with its base directory.
 pub(super) const TEMPLATE_FILE: &str = "templatefile";
+/// What Terraform before 1.9 panicked with on a sensitive path (cty's
+/// `AsString` of a marked value).
+const MARKED_PATH_PANIC: &str = "value is marked, so must be unmarked first";
 /// The functions a template may not call.
 pub(super) const TEMPLATE_FUNCTIONS: [&str; 2] = ["templatestring", "templatefile"];
 
@@ -120,6 +124,10 @@ pub(super) fn template_file(
         Value::String(s) => s,
         _ => return Ok(Value::dynamic_unknown().mark_if(marked)),
     };
+    // Before 1.9, a sensitive path that names a file panics once it is read.
+    if marked && !version.has(Feature::TemplateFileMarkedPath) {
+        return Err(CallError::panicked(MARKED_PATH_PANIC));
+    }
     let parsed =
         parse_template_as(&text, version).map_err(|e| CallError::general(describe(&e, &path)))?;
     render(&parsed, vars, &path, version, base_dir).map(|v| v.mark_if(marked))
@@ -175,6 +183,16 @@ fn render(
     let (value, diags) = inner.eval(parsed);
     if let Some(e) = diags.0 {
         return Err(CallError::general(describe(&e, source)));
+    }
+    if value.is_null() && !crate::profile::current().has(Feature::TemplateStringNullChecked) {
+        // `templatefile` gave the null; `templatestring` refined it as
+        // not null, which panics.
+        return match source {
+            SOURCE_NAME => Err(CallError::Crash(
+                "panic: refining null value as non-null".into(),
+            )),
+            _ => Ok(value),
+        };
     }
     if value.is_null() {
         return Err(CallError::general(format!(

@@ -104,8 +104,11 @@ pub(crate) fn get_attr<'v>(
 ) -> Result<Cow<'v, Value>, Error> {
     if value.is_marked() {
         let (value, _) = value.into_owned().unmark();
+        // Before HCL 2.21, an attribute of an unknown value lost its mark.
+        let keep =
+            value.is_known() || crate::profile::current().has(Feature::UnknownResultsKeepMarks);
         let found = get_attr(Cow::Owned(value), name, span)?;
-        return Ok(Cow::Owned(found.into_owned().mark()));
+        return Ok(Cow::Owned(found.into_owned().mark_if(keep)));
     }
     let step = get_attr_step(&value, name, span)?;
     Ok(take(value, step))
@@ -135,11 +138,15 @@ pub(crate) fn index<'v>(
             Type::List(_) | Type::Map(_) => collection.is_known(),
             _ => false,
         };
+    // Before HCL 2.21, an index of an unknown collection or by an unknown
+    // key lost the marks.
+    let keep =
+        (collection.is_known() && key.is_known()) || version.has(Feature::UnknownResultsKeepMarks);
     let found = index(Cow::Owned(collection), &key, span, version)?;
     Ok(Cow::Owned(
         found
             .into_owned()
-            .mark_if(collection_marked || key_mark_kept),
+            .mark_if((collection_marked || key_mark_kept) && keep),
     ))
 }
 

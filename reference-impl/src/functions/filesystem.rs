@@ -135,6 +135,13 @@ fn read_bytes(path: &str, marked: bool, dir: &Path) -> Result<Vec<u8>, CallError
     }
 }
 
+/// Whether the unknown result of an unknown path keeps the path's mark:
+/// Terraform's file functions take no unknown path, and before go-cty 1.15
+/// the unknown result that `function.Call` gave for one had no marks.
+fn unknown_marked(marked: bool) -> bool {
+    marked && crate::profile::current().has(crate::Feature::UnknownResultsKeepMarks)
+}
+
 /// The argument without its mark, whether it had one, and the string in
 /// it (`None` when it is unknown).
 fn string_arg(arg: &Value) -> (Option<String>, bool) {
@@ -148,7 +155,7 @@ fn string_arg(arg: &Value) -> (Option<String>, bool) {
 fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let (path, marked) = string_arg(&args[0]);
     let Some(path) = path else {
-        return Ok(Value::unknown(Type::String).mark_if(marked));
+        return Ok(Value::unknown(Type::String).mark_if(unknown_marked(marked)));
     };
     let bytes = read_bytes(&path, marked, dir)?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -161,7 +168,7 @@ fn read_text(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let (path, marked) = string_arg(&args[0]);
     let Some(path) = path else {
-        return Ok(Value::unknown(Type::String).mark_if(marked));
+        return Ok(Value::unknown(Type::String).mark_if(unknown_marked(marked)));
     };
     let encoded = base64_encode(&read_bytes(&path, marked, dir)?);
     Ok(Value::string(encoded).mark_if(marked))
@@ -174,7 +181,7 @@ fn read_base64(args: &[Value], dir: &Path) -> Result<Value, CallError> {
 fn exists(args: &[Value], dir: &Path) -> Result<Value, CallError> {
     let (path, marked) = string_arg(&args[0]);
     let Some(path) = path else {
-        return Ok(Value::unknown(Type::Bool).mark_if(marked));
+        return Ok(Value::unknown(Type::Bool).mark_if(unknown_marked(marked)));
     };
     let (file, shown) = locate(&path, dir).map_err(CallError::general)?;
     let meta = match std::fs::metadata(&file) {
@@ -230,7 +237,7 @@ fn fileset(args: &[Value], dir: &Path) -> Result<Value, CallError> {
         (string_arg(&args[0]), string_arg(&args[1]));
     let marked = path_marked || pattern_marked;
     let (Some(path), Some(pattern)) = (path, pattern) else {
-        return Ok(Value::unknown(Type::set(Type::String)).mark_if(marked));
+        return Ok(Value::unknown(Type::set(Type::String)).mark_if(unknown_marked(marked)));
     };
     // Terraform's base directory is "." (the module directory), so the
     // joined pattern is relative unless the path is absolute.

@@ -24,7 +24,7 @@
 //! they are `Own` too, which differs from the default only for an unknown
 //! argument without `AllowUnknown`, whose result cty returns unmarked.
 
-use super::{Function, Param};
+use super::{CallError, Function, Param};
 use crate::goquote::go_quote;
 use crate::types::Type;
 use crate::value::Value;
@@ -126,11 +126,26 @@ pub(super) fn sensitive() -> Function {
 }
 
 /// Terraform's `nonsensitive(value)`: the value without its own mark (marks
-/// inside stay); an unmarked value is no error in Terraform 1.15. Mirrors
-/// `funcs.NonsensitiveFunc`.
+/// inside stay). A known value that is not marked is an error in Terraform
+/// 1.6 only. Mirrors `funcs.NonsensitiveFunc`.
 pub(super) fn nonsensitive() -> Function {
-    same_type("nonsensitive", |v| v.unmark().0)
+    let mut function = same_type("nonsensitive", |v| v.unmark().0);
+    function.implementation = Box::new(|args, _| {
+        let value = &args[0];
+        if value.is_known()
+            && !value.is_marked()
+            && !crate::profile::current().has(crate::Feature::NonsensitiveOfPlainValues)
+        {
+            return Err(CallError::arg(0, NOT_SENSITIVE));
+        }
+        Ok(value.clone().unmark().0)
+    });
+    function
 }
+
+/// Terraform 1.6's error for `nonsensitive` of a known value that is not
+/// sensitive.
+const NOT_SENSITIVE: &str = "the given value is not sensitive, so this call is redundant";
 
 /// A function of one value of any kind whose result has the value's type.
 fn same_type(name: &'static str, f: fn(Value) -> Value) -> Function {
@@ -144,7 +159,8 @@ fn same_type(name: &'static str, f: fn(Value) -> Value) -> Function {
 }
 
 /// Terraform's `issensitive(value)`: whether the value itself is marked;
-/// unknown for an unmarked unknown value. Mirrors `funcs.IssensitiveFunc`.
+/// unknown for an unmarked unknown value (from 1.10; `false` before).
+/// Mirrors `funcs.IssensitiveFunc`.
 pub(super) fn issensitive() -> Function {
     Function {
         name: "issensitive",
@@ -154,7 +170,11 @@ pub(super) fn issensitive() -> Function {
         implementation: Box::new(|args, _| {
             Ok(match &args[0] {
                 Value::Marked(_) => Value::Bool(true),
-                v if !v.is_known() => Value::unknown(Type::Bool),
+                v if !v.is_known()
+                    && crate::profile::current().has(crate::Feature::IsSensitiveUnknown) =>
+                {
+                    Value::unknown(Type::Bool)
+                }
                 _ => Value::Bool(false),
             })
         }),

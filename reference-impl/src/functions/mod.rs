@@ -118,8 +118,14 @@ impl Param {
 /// call as a whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallError {
-    Arg { index: usize, message: String },
+    Arg {
+        index: usize,
+        message: String,
+    },
     General(String),
+    /// The profile's Terraform release crashes here: a Go panic that no
+    /// one recovers ends its process (the panic's first line).
+    Crash(String),
 }
 
 impl CallError {
@@ -143,7 +149,9 @@ impl CallError {
 
     pub fn message(&self) -> &str {
         match self {
-            CallError::Arg { message, .. } | CallError::General(message) => message,
+            CallError::Arg { message, .. }
+            | CallError::General(message)
+            | CallError::Crash(message) => message,
         }
     }
 }
@@ -272,14 +280,18 @@ impl Function {
         };
         let expected = self.return_type_for_values(args)?;
         let n_params = self.params.len();
+        // Before go-cty 1.15, the unknown result of an unknown argument
+        // lost the arguments' marks.
+        let unknown_marked =
+            marked && crate::profile::current().has(crate::Feature::UnknownResultsKeepMarks);
         for (param, arg) in self.params.iter().zip(args) {
             if !arg.is_known() && !param.allow_unknown {
-                return Ok(Value::unknown(expected).mark_if(marked));
+                return Ok(Value::unknown(expected).mark_if(unknown_marked));
             }
         }
         if let Some(param) = &self.var_param {
             if !param.allow_unknown && args[n_params..].iter().any(|a| !a.is_known()) {
-                return Ok(Value::unknown(expected).mark_if(marked));
+                return Ok(Value::unknown(expected).mark_if(unknown_marked));
             }
         }
         let result = implementation(args, &expected)?;
@@ -574,6 +586,7 @@ mod tests {
             Ok(v) => crate::eval::test_support::value(&v),
             Err(CallError::Arg { index, message }) => format!("arg {index}: {message}"),
             Err(CallError::General(message)) => format!("error: {message}"),
+            Err(CallError::Crash(message)) => format!("crash: {message}"),
         }
     }
 

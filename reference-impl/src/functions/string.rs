@@ -441,6 +441,7 @@ pub(super) mod test_eval {
             Ok(v) => value(&v),
             Err(CallError::Arg { index, message }) => format!("arg {index}: {message}"),
             Err(CallError::General(message)) => format!("error: {message}"),
+            Err(CallError::Crash(message)) => format!("crash: {message}"),
         }
     }
 

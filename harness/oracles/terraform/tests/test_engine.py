@@ -152,6 +152,177 @@ class FileFunctionsTest(unittest.TestCase):
             {"type": "string", "value": "no base"}])
 
 
+def results_by_id(answers):
+    return {a["id"]: a.get("result", a) for a in answers}
+
+
+class VersionSelectionTest(unittest.TestCase):
+    def test_requests_name_the_engines_version(self):
+        requests = [expr("minor", "1", terraform_version="1.6"),
+                    expr("release", "1", terraform_version="1.6.6"),
+                    expr("other", "1", terraform_version="1.9"),
+                    expr("none", "1"),
+                    expr("bad", "1", terraform_version=16)]
+        for selected in ("1.6", "1.6.6"):
+            answers = {a["id"]: a for a in run_engine(requests, "--terraform-version", selected)}
+            for rid in ("minor", "release", "none"):
+                self.assertEqual(answers[rid]["result"], {"type": "number", "value": 1}, rid)
+            self.assertEqual(answers["other"]["unsupported"],
+                             "Terraform 1.9: this engine runs Terraform 1.6.6 (start it with "
+                             "--terraform-version 1.9 for that version)")
+            self.assertEqual(answers["bad"]["error"]["phase"], "request")
+
+    def test_the_default_is_1_15(self):
+        answers = run_engine([expr("a", "1", terraform_version="1.15.5"),
+                              expr("b", "1", terraform_version="1.14")])
+        self.assertIn("result", answers[0])
+        self.assertIn("this engine runs Terraform 1.15.5", answers[1]["unsupported"])
+
+    def test_an_unknown_version_is_refused(self):
+        done = subprocess.run([ENGINE, "--terraform-version", "1.7"], input=b"",
+                              capture_output=True, timeout=60)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("no Terraform 1.7 here", done.stderr.decode())
+
+
+class VersionDifferencesTest(unittest.TestCase):
+    """Answers that differ between Terraform versions show that the engine runs the version
+    it was asked for."""
+
+    def answers(self, version, requests):
+        return results_by_id(run_engine(requests, "--terraform-version", version))
+
+    def test_nonsensitive_of_a_plain_value_is_an_error_in_1_6_only(self):
+        request = [expr("ns", 'nonsensitive("x")')]
+        self.assertEqual(self.answers("1.6", request)["ns"]["error"]["summary"],
+                         "Invalid function argument")
+        self.assertEqual(self.answers("1.8", request)["ns"], {"type": "string", "value": "x"})
+
+    def test_logical_operators_short_circuit_from_1_12(self):
+        request = [expr("or", 'true || tobool("x")'), expr("and", 'false && tobool("x")')]
+        old = self.answers("1.11", request)
+        self.assertEqual(old["or"]["error"]["summary"], "Invalid function argument")
+        self.assertEqual(old["and"]["error"]["summary"], "Invalid function argument")
+        self.assertEqual(self.answers("1.12", request),
+                         {"or": {"type": "bool", "value": True},
+                          "and": {"type": "bool", "value": False}})
+
+
+    def test_an_undeclared_name_is_an_unknown_variable_in_every_version(self):
+        # The empty object standing for the names the scope lacks is a local on 1.15 and a
+        # module's output before; either way its missing attribute is answered as HCL's
+        # unknown variable, and a missing attribute of a real value is not.
+        requests = [expr("name", "nope + 1"), expr("first", 'x + nope', {"x": {
+                        "type": "number", "value": 1}}),
+                    expr("attr", "{a = 1}.b")]
+        for version in ("1.11", "1.15"):
+            answers = {a["id"]: a for a in run_engine(requests, "--terraform-version", version)}
+            for rid in ("name", "first"):
+                self.assertEqual(answers[rid]["error"],
+                                 {"phase": "eval", "summary": "Unknown variable",
+                                  "detail": 'There is no variable named "nope".'}, version)
+            self.assertEqual(answers["attr"]["error"]["summary"], "Unsupported attribute")
+
+    def test_a_panic_is_that_versions_answer(self):
+        # Splatting a sensitive unknown object panics in HCL before 2.21 (Terraform before
+        # 1.10): the case is answered `crash`, the rest of its batch as usual.
+        marked_unknown = {"type": ["object", {"a": "string"}], "value": None, "unknown": [[]],
+                          "sensitive": [[]]}
+        requests = [expr("before", "1 + 1"), expr("panic", "o[*]", {"o": marked_unknown}),
+                    expr("after", 'upper("a")')]
+        for version in ("1.6", "1.9"):
+            answers = {a["id"]: a for a in run_engine(requests, "--terraform-version", version)}
+            self.assertIn("the Terraform worker exited", answers["panic"]["crash"], version)
+            self.assertEqual(answers["before"]["result"], {"type": "number", "value": 2})
+            self.assertEqual(answers["after"]["result"], {"type": "string", "value": "A"})
+        self.assertEqual(self.answers("1.10", requests)["panic"],
+                         {"type": "dynamic", "value": None, "unknown": [[]],
+                          "sensitive": [[]]})
+
+    def test_whole_numbers_beyond_int64_before_1_9(self):
+        # Terraform before 1.9 saves them in its plan as float64s, which do not tell their
+        # digits: a top-level number is read again as text.
+        requests = [expr("int", "18446744073709551615 + 1"), expr("float", "pow(2, 200)"),
+                    expr("nested", "[pow(2, 200)]")]
+        for version in ("1.8", "1.9"):
+            answers = self.answers(version, requests)
+            self.assertEqual(answers["int"], {"type": "number", "value": 2 ** 64}, version)
+            self.assertEqual(answers["float"], {"type": "number",
+                                                "value": 16069380442589903 * 10 ** 44}, version)
+        self.assertIn("unsupported", self.answers("1.8", requests)["nested"])
+        self.assertEqual(self.answers("1.9", requests)["nested"]["value"],
+                         [16069380442589903 * 10 ** 44])
+
+
+class TypedScopeTest(unittest.TestCase):
+    """Scope values keep their exact types, unknowns and sensitive marks on a Terraform
+    without the `convert` function (1.6) as on one with it (1.15)."""
+
+    SCOPE = {
+        "empty": {"type": ["list", "number"], "value": []},
+        "typed_null": {"type": ["map", "string"], "value": None},
+        "unknown": {"type": ["object", {"a": "string"}], "value": None, "unknown": [[]]},
+        "marked": {"type": ["object", {"a": "string", "b": ["list", "number"],
+                                       "c": ["tuple", ["bool", ["set", "string"]]]}],
+                   "value": {"a": "s", "b": [1, None], "c": [True, []]},
+                   "sensitive": [["a"], ["b"], ["c", 0]]},
+        "nested": {"type": ["list", "dynamic"],
+                   "value": [{"value": {"k": 1}, "type": ["map", "number"]}]},
+        "dynamic": {"type": "dynamic", "value": {"value": None, "type": ["set", "bool"]}},
+    }
+    # What differs from the scope value as written: a list's elements share one type, and a
+    # value of the dynamic pseudo-type is one of its own type.
+    READ_BACK = {
+        "nested": {"type": ["list", ["map", "number"]], "value": [{"k": 1}]},
+        "dynamic": {"type": ["set", "bool"], "value": None},
+    }
+
+    def test_scope_values_read_back_exactly(self):
+        requests = [expr(name, name, {name: typed}) for name, typed in self.SCOPE.items()]
+        for version in ("1.6", "1.15"):
+            answers = results_by_id(run_engine(requests, "--terraform-version", version))
+            for name, typed in self.SCOPE.items():
+                typed = self.READ_BACK.get(name, typed)
+                got = dict(answers[name])
+                if "sensitive" in got:
+                    got["sensitive"] = sorted(got["sensitive"], key=str)
+                want = dict(typed, sensitive=sorted(typed["sensitive"], key=str)) \
+                    if "sensitive" in typed else typed
+                self.assertEqual(got, want, (version, name))
+
+    def test_a_negative_zero_through_a_module_on_1_6(self):
+        # Terraform 1.6 drops the sign of a zero given to a module's input variable, so such a
+        # scope value cannot be written there; later versions keep it.
+        scope = {"s": {"type": ["set", "number"], "value": [exactjson.loads("-0"), 0]}}
+        request = [expr("zeros", "length(s)", scope)]
+        self.assertIn("negative zero", run_engine(request, "--terraform-version", "1.6")[0]
+                      ["unsupported"])
+        self.assertEqual(results_by_id(run_engine(request, "--terraform-version", "1.8"))
+                         ["zeros"], {"type": "number", "value": 2})
+
+    def test_the_first_of_two_errors(self):
+        # The scope value comes from a module, unknown while Terraform validates; the unknown
+        # name must not fail the validation on its own, so that the error Terraform reports
+        # first is the one `convert` gives (here the index, evaluated first).
+        request = [expr("two", "[l[5], nope]",
+                        {"l": {"type": ["list", "number"], "value": [1]}})]
+        for args in (["--terraform-version", "1.6"], ["--scope-modules"], []):
+            self.assertEqual(run_engine(request, *args)[0]["error"]["summary"],
+                             "Invalid index", args)
+
+    def test_modules_give_what_convert_gives(self):
+        requests = [expr(name, name, {name: typed}) for name, typed in self.SCOPE.items()]
+        self.assertEqual(run_engine(requests), run_engine(requests, "--scope-modules"))
+
+    def test_a_typed_scope_value_in_a_conversion(self):
+        request = {"id": "conv", "kind": "convert", "type": "list(string)", "source": "x",
+                   "scope": {"x": {"type": ["set", "number"], "value": [1]}}}
+        for version in ("1.6", "1.15"):
+            self.assertEqual(results_by_id(run_engine([request], "--terraform-version",
+                                                      version))["conv"],
+                             {"type": ["list", "string"], "value": ["1"]}, version)
+
+
 class WorkerTest(unittest.TestCase):
     def test_a_dead_worker_is_a_failure_and_is_replaced(self):
         scratch = tempfile.mkdtemp()

@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import msgpack  # noqa: E402
 
-from tforacle import batch, cty, exactjson, kinds, planfile  # noqa: E402
+from tforacle import batch, cty, exactjson, kinds, planfile, versions  # noqa: E402
 from tforacle.terraform import TerraformFailure  # noqa: E402
 
 U = "U"  # the unknown expression in rendering tables
@@ -80,6 +80,149 @@ class RenderTest(unittest.TestCase):
                 self.render(ty, value)
 
 
+class ConversionNodesTest(unittest.TestCase):
+    """Rendering for a Terraform without `convert`: each part to convert is the argument of a
+    conversion node (here `T0`, `T1`, ... recorded with their type constraints)."""
+
+    def render(self, ty, value, unknown=(), sensitive=()):
+        nodes = []
+
+        def typed_node(argument, constraint):
+            nodes.append((argument, constraint))
+            return f"T{len(nodes) - 1}"
+
+        typed = {"type": ty, "value": value, "unknown": list(unknown),
+                 "sensitive": list(sensitive)}
+        return cty.render(typed, U, typed_node), nodes
+
+    def test_table(self):
+        table = [
+            # What a literal writes exactly needs no node.
+            ("string", "a", '"a"', []),
+            (["object", {"a b": "number", "c": ["tuple", ["bool"]]}], {"a b": 1, "c": [True]},
+             '{"a b" = 1, "c" = [true]}', []),
+            (["object", {"a": "dynamic"}], {"a": None}, '{"a" = null}', []),
+            (["list", "number"], [], "T0", [("[]", "list(number)")]),
+            (["map", "string"], None, "T0", [("null", "map(string)")]),
+            (["list", ["list", "number"]], [[1, None], []], "T0",
+             [("[[1, null], []]", "list(list(number))")]),
+            # The node is as high up as it can be: the whole value.
+            (["tuple", ["string", ["set", "bool"]]], ["a", [True]], "T0",
+             [('["a", [true]]', "tuple([string, set(bool)])")]),
+            # Unless a type constraint cannot name an attribute.
+            (["object", {"a b": ["list", "number"], "c": "string"}], {"a b": [], "c": "x"},
+             '{"a b" = T0, "c" = "x"}', [("[]", "list(number)")]),
+            # Where the type says `any`, a value keeps its own type: it is converted first.
+            (["list", "dynamic"], [{"value": [1], "type": ["list", "number"]}], "T1",
+             [("[1]", "list(number)"), ("[T0]", "list(any)")]),
+            (["object", {"a": "dynamic", "b": ["map", "bool"]}],
+             {"a": {"value": ["x"], "type": ["tuple", ["string"]]}, "b": {}}, "T0",
+             [('{"a" = ["x"], "b" = {}}', "object({a = any, b = map(bool)})")]),
+        ]
+        for ty, value, want, nodes in table:
+            self.assertEqual(self.render(ty, value), (want, nodes), (ty, value))
+
+    def test_unknowns_are_converted_by_their_node(self):
+        self.assertEqual(self.render(["object", {"a": "string"}], None, unknown=[[]]),
+                         ("T0", [(U, "object({a = string})")]))
+        self.assertEqual(self.render(["list", "string"], ["a", None], unknown=[[1]]),
+                         ("T0", [(f'["a", {U}]', "list(string)")]))
+        self.assertEqual(self.render("dynamic", None, unknown=[[]]), (U, []))
+
+    def test_sensitive_marks_are_put_back_after_the_node(self):
+        self.assertEqual(
+            self.render(["object", {"a": "string", "b": ["list", "number"],
+                                    "c": ["tuple", ["bool", "string"]]}],
+                        {"a": "s", "b": [1], "c": [True, "t"]},
+                        sensitive=[[], ["b"], ["c", 1]]),
+            ('sensitive({"a" = T0["a"], "b" = sensitive(T0["b"]), '
+             '"c" = [T0["c"][0], sensitive(T0["c"][1])]})',
+             [('{"a" = "s", "b" = [1], "c" = [true, "t"]}',
+               "object({a = string, b = list(number), c = tuple([bool, string])})")]))
+        # Without a node, marks are written as they are with `convert`.
+        self.assertEqual(self.render(["tuple", ["string"]], ["s"], sensitive=[[0]]),
+                         ('[sensitive("s")]', []))
+
+    def test_marks_inside_collections_are_inexpressible(self):
+        with self.assertRaises(cty.Inexpressible):
+            self.render(["list", ["object", {"a": "string"}]], [{"a": "s"}],
+                        sensitive=[[0, "a"]])
+        with self.assertRaises(cty.Inexpressible):
+            self.render(["map", "string"], {"k": "s"}, sensitive=[["k"]])
+
+    def test_negative_zero_inside_a_node(self):
+        typed = {"type": ["set", "number"], "value": [decimal.Decimal("-0"), 0]}
+        self.assertEqual(cty.render(typed, U, lambda a, c: f"N({a}, {c})"),
+                         "N([-0, 0], set(number))")
+        with self.assertRaises(cty.Inexpressible):
+            cty.render(typed, U, lambda a, c: "N", node_keeps_negative_zero=False)
+        # Outside a node, a literal keeps it.
+        bare = {"type": "number", "value": decimal.Decimal("-0")}
+        self.assertEqual(cty.render(bare, U, lambda a, c: "N", node_keeps_negative_zero=False),
+                         "-0")
+
+    def test_convert_rendering_is_unchanged_without_nodes(self):
+        typed = {"type": ["list", ["object", {"a": "string"}]], "value": [{"a": "s"}],
+                 "sensitive": [[0, "a"]]}
+        self.assertEqual(cty.render(typed, U),
+                         'convert([{"a" = sensitive("s")}], list(object({a = string})))')
+
+    def test_bad_values(self):
+        for ty, value in [(["tuple", ["string"]], []), (["object", {"a": "string"}], {}),
+                          ("dynamic", {"value": 1}), (["list", "number"], {"a": 1})]:
+            with self.assertRaises(cty.BadValue, msg=(ty, value)):
+                self.render(ty, value)
+
+
+class ScopeModuleTest(unittest.TestCase):
+    def test_a_module_per_node(self):
+        module = kinds.ScopeModule("c4")
+        self.assertEqual(module("[1]", "list(number)"), "module.c4_scope_0.v")
+        self.assertEqual(module("[module.c4_scope_0.v]", "list(any)"), "module.c4_scope_1.v")
+        self.assertEqual(module.calls, [("c4_scope_0", "c4_scope_0_module"),
+                                        ("c4_scope_1", "c4_scope_1_module")])
+        self.assertIn('module "c4_scope_1" {\n  source = "./c4_scope_1_module"\n\n'
+                      '  v = [module.c4_scope_0.v]\n}', module.calls_text())
+        files = module.files()
+        self.assertEqual(sorted(files), ["c4_scope_0_module/main.tf", "c4_scope_1_module/main.tf"])
+        self.assertEqual(files["c4_scope_1_module/main.tf"],
+                         'variable "v" {\n  type = list(any)\n  nullable = true\n}\n\n'
+                         'output "v" {\n  value = var.v\n}\n')
+
+
+    def test_names_the_scope_lacks_come_from_a_module_too(self):
+        module = kinds.ScopeModule("c2")
+        self.assertEqual(module.undefined_prefix(), "module.c2_undefined.v.")
+        self.assertEqual(module.calls, [("c2_undefined", "c2_undefined_module")])
+        self.assertEqual(module.files(),
+                         {"c2_undefined_module/main.tf": 'output "v" {\n  value = {}\n}\n'})
+
+
+class VersionsTest(unittest.TestCase):
+    def test_minor_or_release(self):
+        self.assertEqual(versions.resolve("1.6").full, "1.6.6")
+        self.assertEqual(versions.resolve("1.6.6").minor, "1.6")
+        self.assertEqual(versions.resolve(versions.DEFAULT).full, "1.15.5")
+        for text in ("1.7", "1.6.5", "1", ""):
+            with self.assertRaises(versions.UnknownVersion, msg=text):
+                versions.resolve(text)
+
+    def test_convert_function_from_1_15(self):
+        self.assertEqual([v.minor for v in versions.VERSIONS if v.has_convert_function],
+                         ["1.15"])
+        self.assertEqual([v.minor for v in versions.VERSIONS if not v.scope_by_modules],
+                         ["1.15"])
+        self.assertTrue(versions.resolve("1.15").with_scope_modules().scope_by_modules)
+
+    def test_each_version_has_its_pinned_requirements(self):
+        for version in versions.VERSIONS:
+            with open(os.path.join(versions.ORACLE_DIR, version.venv_dir,
+                                   "requirements.txt")) as f:
+                text = f.read()
+            self.assertIn(f"Terraform {version.full} ", text)
+            self.assertRegex(text, r"\nlibterraform==[0-9.]+\n")
+
+
 def planned(ty_json, value):
     return msgpack.packb([ty_json.encode(), value], use_bin_type=True)
 
@@ -96,6 +239,11 @@ class DecodePlannedTest(unittest.TestCase):
             ('"number"', 1.4142135623730951,
              {"type": "number", "value": decimal.Decimal("1.4142135623730951")}),
             ('"number"', float("-inf"), {"type": "number", "value": "-Infinity"}),
+            # A whole number beyond int64 as a float: its digits are not known.
+            ('["list","number"]', [float(2 ** 64), 2.5, 2 ** 62],
+             {"type": ["list", "number"],
+              "value": [decimal.Decimal("1.8446744073709552E+19"), decimal.Decimal("2.5"),
+                        2 ** 62], "ambiguous": [[0]]}),
             ('["list","string"]', ["a", UNKNOWN_EXT],
              {"type": ["list", "string"], "value": ["a", None], "unknown": [[1]]}),
             ('["object",{"a":"bool","b":"dynamic"}]', {"a": REFINED_EXT, "b": None},

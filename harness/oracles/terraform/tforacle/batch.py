@@ -31,6 +31,8 @@ STATE_FILE = "terraform.tfstate"
 # Every round answers at least one case or stops, so this only bounds a misbehaving Terraform.
 MAX_ROUNDS = 8
 SCOPE_SUMMARY = "Terraform could not build the case's scope value"
+AMBIGUOUS_NUMBER = ("this Terraform's plan does not tell the digits of a whole number beyond "
+                    "int64 inside a structure")
 # How a plan that cannot be saved because of an infinite number names the output.
 INFINITE_OUTPUT = re.compile(r'output value "(c[0-9]+)": cannot serialize infinity')
 
@@ -69,10 +71,14 @@ def _plan_and_apply(cases, terraform, scratch, base_dir):
     answers, planned = _rounds(cases, terraform, scratch, base_dir, apply=False)
     impure = [c for c in cases
               if c.name in planned and planned[c.name].get("unknown") and not c.unknown_inputs]
+    ambiguous = [c for c in cases if c.name in planned and planned[c.name].get("ambiguous")
+                 and c not in impure]
     for case in cases:
-        if case.name in planned and case not in impure:
-            answers[case.name] = (_probed(planned[case.name]) if case.probe
+        if case.name in planned and case not in impure and case not in ambiguous:
+            answers[case.name] = (_probed(planned[case.name]) if case.probe == "infinity"
                                   else {"result": planned[case.name]})
+    if ambiguous:
+        answers.update(_number_texts(ambiguous, planned, terraform, scratch, base_dir))
     if impure:
         applied_answers, applied = _rounds(impure, terraform, scratch, base_dir, apply=True)
         answers.update(applied_answers)
@@ -118,6 +124,29 @@ def _rounds(cases, terraform, scratch, base_dir, apply):
     raise TerraformFailure(f"Terraform still reported errors after {MAX_ROUNDS} rounds")
 
 
+def _number_texts(cases, planned, terraform, scratch, base_dir):
+    """Answers for the cases whose planned number results the plan did not determine
+    (`cty.AMBIGUOUS_WHOLE`), from a run of each as a number-text probe; one inside a
+    structure, or in a case that writes its own file, is not probed."""
+    answers = {}
+    probes = []
+    for case in cases:
+        if planned[case.name]["ambiguous"] == [[]] and case.own_file is None:
+            case.probe = "number text"
+            probes.append(case)
+        else:
+            answers[case.name] = {"unsupported": AMBIGUOUS_NUMBER}
+    probe_answers, texts = _rounds(probes, terraform, scratch, base_dir, apply=False)
+    answers.update(probe_answers)
+    for case in probes:
+        if case.name in texts:
+            result = {"type": "number", "value": exactjson.loads(texts[case.name]["value"])}
+            if planned[case.name].get("sensitive"):
+                result["sensitive"] = planned[case.name]["sensitive"]
+            answers[case.name] = {"result": result}
+    return answers
+
+
 def _probe_infinities(pending, errors):
     """Marks the cases whose result is an infinite number as infinity probes; whether there
     were any."""
@@ -125,7 +154,8 @@ def _probe_infinities(pending, errors):
     found = False
     for case in pending:
         if case.name in names and not case.probe:
-            case.probe = found = True
+            case.probe = "infinity"
+            found = True
     return found
 
 
@@ -159,11 +189,11 @@ def _write_module(cases, scratch, base_dir):
     for case in cases:
         for name, text in case.files().items():
             _write(os.path.join(module, name), text)
-    modules = [c.module_dir for c in cases if c.module_dir]
-    if modules:
+    calls = [call for c in cases for call in c.module_calls()]
+    if calls:
         # What `terraform init` records for local modules, so that none has to run.
         listing = [{"Key": "", "Source": "", "Dir": "."}] + [
-            {"Key": m.rsplit("_module", 1)[0], "Source": f"./{m}", "Dir": m} for m in modules]
+            {"Key": key, "Source": f"./{m}", "Dir": m} for key, m in calls]
         _write(os.path.join(module, ".terraform", "modules", "modules.json"),
                exactjson.dumps({"Modules": listing}))
     return module
@@ -200,7 +230,7 @@ def _unwrap(wrapped):
     if wrapped.get("value") is None:
         raise TerraformFailure("an output's tuple is null or unknown")
     typed = {"type": ty[1][0], "value": wrapped["value"][0]}
-    for key in ("unknown", "sensitive"):
+    for key in ("unknown", "sensitive", "ambiguous"):
         paths = [p[1:] for p in wrapped.get(key, []) if p[:1] == [0]]
         if paths:
             typed[key] = paths
@@ -231,8 +261,9 @@ def _errors_by_file(stdout):
 
 def _case_error(case, errors, load_failed):
     """The answer for a case that has error diagnostics, else None."""
-    if errors.get(case.scope_file):
-        diag = errors[case.scope_file][0]
+    scope_diags = [d for name in case.scope_files() for d in errors.get(name, [])]
+    if scope_diags:
+        diag = scope_diags[0]
         return {"unsupported": f"{SCOPE_SUMMARY}: {diag.get('summary')}: {diag.get('detail')}"}
     diags = [d for name in case.error_files() for d in errors.get(name, [])]
     if not diags:

@@ -5,7 +5,9 @@ Two directions:
 - `render` writes a protocol typed value as a Terraform expression that evaluates to exactly
   that value: known parts as literals, collections and nulls through Terraform's `convert`
   function (so that a list stays a list and a null keeps its type), unknown parts as an
-  unknown value converted to their type, sensitive parts wrapped in `sensitive(...)`.
+  unknown value converted to their type, sensitive parts wrapped in `sensitive(...)`. Before
+  Terraform 1.15, which has no `convert`, a conversion is written by the engine's
+  `typed_node` instead (a module's typed input variable).
 - `decode_planned` reads a value from a saved plan (cty's msgpack encoding against the
   dynamic pseudo-type, which carries the value's exact type) back into a protocol typed
   value, with the paths of its unknown parts and their refinements (go-cty's facts about
@@ -34,6 +36,12 @@ INFINITIES = {"Infinity": 'yamldecode(".inf")', "-Infinity": 'yamldecode("-.inf"
 IDENTIFIER = re.compile(r"[^\W\d][\w-]*\Z")
 # cty's msgpack extension codes for an unknown value, plain and refined.
 UNKNOWN_EXT = (0, 0x0C)
+# go-cty before 1.14.4 (Terraform before 1.9) writes any number that a float64 holds exactly
+# as a msgpack float, whole numbers too; a whole number beyond int64 may then be a 512-bit
+# integer (`18446744073709551615 + 1`, whose text is every digit) or a float64 result
+# (`pow(2, 200)`, whose text is the shortest float64 decimal): which, the plan does not say.
+# Later versions write such a number as its text.
+AMBIGUOUS_WHOLE = 2 ** 63
 
 
 class Inexpressible(Exception):
@@ -124,15 +132,27 @@ def quote(text):
     return "".join(out)
 
 
-def render(typed, unknown_expr):
+def render(typed, unknown_expr, typed_node=None, node_keeps_negative_zero=True):
     """The Terraform expression of a protocol typed value (a dict with `type`, `value` and
     optionally `unknown` and `sensitive` paths). `unknown_expr` is an expression whose value
-    is an unknown of the dynamic pseudo-type."""
+    is an unknown of the dynamic pseudo-type.
+
+    `typed_node(argument, constraint)`, when given, stands in for Terraform's `convert`
+    function, which Terraform has from 1.15 only (see `_ConversionNodes`): it returns an
+    expression whose value is that of the expression `argument` converted to the type
+    constraint `constraint` (the engine passes it through a module's typed input
+    variable). `node_keeps_negative_zero`: whether such a node keeps the sign of a zero
+    inside its argument (Terraform 1.6 drops it from the value of a module's input variable,
+    so that `toset([-0, 0])` passed to one has one element); where it does not, a negative
+    zero inside a node is `Inexpressible`."""
     ty = typed["type"]
     check_type(ty)
     unknown = {tuple(p) for p in typed.get("unknown", [])}
     sensitive = {tuple(p) for p in typed.get("sensitive", [])}
-    return _Renderer(unknown, sensitive, unknown_expr).value(ty, typed["value"], ())
+    renderer = _Renderer(unknown, sensitive, unknown_expr)
+    if typed_node is not None:
+        renderer = _ConversionNodes(renderer, typed_node, node_keeps_negative_zero)
+    return renderer.value(ty, typed["value"], ())
 
 
 class _Renderer:
@@ -200,9 +220,140 @@ class _Renderer:
         return text if kind == "object" else f"convert({text}, {constraint(ty)})"
 
 
+class _ConversionNodes:
+    """Rendering without Terraform's `convert` function (before 1.15).
+
+    A part that a literal cannot write exactly (a list, set or map, a typed null, an unknown
+    of a known type, or a tuple or object holding one) becomes one conversion node: the part
+    written plainly (a literal, with `null` and the unknown for its nulls and unknowns) is
+    converted to the part's type constraint by `typed_node`, which converts as `convert`
+    does. The node is as high up the value as it can be, most often the whole value: the
+    fewer nodes, the smaller the configuration (a module per node). Inside a node's
+    argument, where its type says `any`, a value keeps its own type, so a value there that
+    needs converting is a node of its own. Sensitive marks cannot be passed into a node (a
+    module output is sensitive as a whole or not at all): they are put back afterwards, by
+    rebuilding the node's value as tuple and object constructors down to each marked part,
+    so a mark inside a list, set or map is `Inexpressible`."""
+
+    def __init__(self, renderer, typed_node, keeps_negative_zero):
+        self.renderer = renderer
+        self.keeps_negative_zero = keeps_negative_zero
+        self.unknown = renderer.unknown
+        self.sensitive = renderer.sensitive
+        self.unknown_expr = renderer.unknown_expr
+        self.typed_node = typed_node
+
+    def value(self, ty, val, path):
+        if not self.needs_conversion(ty, val, path):
+            return self.renderer.value(ty, val, path)
+        ty, val = self.unwrapped(ty, val, path)
+        try:
+            node = self.node(ty, val, path)
+        except Inexpressible:
+            # A type constraint cannot name an attribute that is not an identifier: convert
+            # the parts of a tuple or object separately.
+            if not (isinstance(ty, list) and ty[0] in ("tuple", "object")) or val is None \
+                    or path in self.unknown:
+                raise
+            text = self.structure(ty, val, path, self.value)
+            return f"sensitive({text})" if path in self.sensitive else text
+        return self.remarked(node, ty, val, path)
+
+    def needs_conversion(self, ty, val, path):
+        if path in self.unknown:
+            return ty != "dynamic"
+        if ty == "dynamic":
+            return val is not None and self.needs_conversion(*_wrapped(val), path)
+        if val is None or ty in PRIMITIVES:
+            return val is None
+        kind, inner = ty
+        if kind in ("list", "set", "map"):
+            return True
+        if not isinstance(val, list if kind == "tuple" else dict):
+            return True  # `structure` refuses it
+        if kind == "tuple":
+            return any(self.needs_conversion(t, v, path + (i,))
+                       for i, (t, v) in enumerate(zip(inner, val)))
+        return any(self.needs_conversion(inner.get(k, "dynamic"), v, path + (k,))
+                   for k, v in val.items())
+
+    def unwrapped(self, ty, val, path):
+        """The type and value of a part, looking through the dynamic pseudo-type."""
+        if ty == "dynamic" and path not in self.unknown and val is not None:
+            return self.unwrapped(*_wrapped(val), path)
+        return ty, val
+
+    def node(self, ty, val, path):
+        return self.typed_node(self.argument(ty, val, path), constraint(ty))
+
+    def argument(self, ty, val, path):
+        """A part written plainly, for a node to convert."""
+        if path in self.unknown:
+            return self.unknown_expr
+        if ty == "dynamic":
+            if val is None:
+                return "null"
+            inner_ty, inner_val = self.unwrapped(ty, val, path)
+            if self.needs_conversion(inner_ty, inner_val, path):
+                return self.node(inner_ty, inner_val, path)
+            return self.argument(inner_ty, inner_val, path)
+        if val is None:
+            return "null"
+        if ty in PRIMITIVES:
+            if (ty == "number" and isinstance(val, decimal.Decimal) and val.is_zero()
+                    and val.is_signed() and not self.keeps_negative_zero):
+                raise Inexpressible("a negative zero inside a value converted by a module "
+                                    "(this Terraform drops its sign)")
+            return self.renderer.unmarked(ty, val, path)
+        return self.structure(ty, val, path, self.argument)
+
+    def structure(self, ty, val, path, part):
+        """The tuple or object literal of a list, set, tuple, map or object, each element
+        written by `part(type, value, path)`."""
+        kind, inner = ty
+        if kind in ("list", "set", "tuple"):
+            if not isinstance(val, list) or (kind == "tuple" and len(val) != len(inner)):
+                raise BadValue(f"a {kind} value must be a JSON array of its length")
+            types = inner if kind == "tuple" else [inner] * len(val)
+            return "[" + ", ".join(part(t, v, path + (i,))
+                                   for i, (t, v) in enumerate(zip(types, val))) + "]"
+        if not isinstance(val, dict) or (kind == "object" and set(val) != set(inner)):
+            raise BadValue(f"a {kind} value must be a JSON object of its attributes")
+        return "{" + ", ".join(
+            f"{quote(k)} = {part(inner if kind == 'map' else inner[k], v, path + (k,))}"
+            for k, v in val.items()) + "}"
+
+    def remarked(self, expr, ty, val, path):
+        """`expr`, whose value is the part at `path` without marks, with the part's marks."""
+        text = expr
+        inside = [p for p in self.sensitive if len(p) > len(path) and p[:len(path)] == path]
+        ty, val = self.unwrapped(ty, val, path)
+        if inside and val is not None and path not in self.unknown and isinstance(ty, list):
+            kind, inner = ty
+            if kind == "tuple":
+                text = "[" + ", ".join(self.remarked(f"{expr}[{i}]", t, v, path + (i,))
+                                       for i, (t, v) in enumerate(zip(inner, val))) + "]"
+            elif kind == "object":
+                text = "{" + ", ".join(
+                    f"{quote(k)} = {self.remarked(f'{expr}[{quote(k)}]', inner[k], v, path + (k,))}"
+                    for k, v in val.items()) + "}"
+            else:
+                raise Inexpressible("a sensitive mark inside a list, set or map")
+        return f"sensitive({text})" if path in self.sensitive else text
+
+
+def _wrapped(val):
+    """The type and value inside a value of the dynamic pseudo-type."""
+    if not isinstance(val, dict) or set(val) != {"value", "type"}:
+        raise BadValue("a value of type dynamic must be {\"value\": V, \"type\": T}")
+    check_type(val["type"])
+    return val["type"], val["value"]
+
+
 def decode_planned(data):
     """A protocol typed value (without sensitive paths) from cty's msgpack encoding of a value
-    against the dynamic pseudo-type."""
+    against the dynamic pseudo-type. The paths of numbers whose text the encoding does not
+    determine (see `AMBIGUOUS_WHOLE`) are under `ambiguous`: not a protocol field."""
     raw = msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext,
                           use_list=True)
     if isinstance(raw, Unknown):
@@ -211,14 +362,15 @@ def decode_planned(data):
         raise ValueError("a dynamic value is not encoded as [type, value]")
     type_text = raw[0].decode() if isinstance(raw[0], bytes) else raw[0]
     ty = exactjson.loads(type_text)
-    unknown = []
-    refinements = []
-    value = _from_msgpack(ty, raw[1], [], unknown, refinements)
+    unknown, refinements, ambiguous = [], [], []
+    value = _from_msgpack(ty, raw[1], [], unknown, refinements, ambiguous)
     typed = {"type": ty, "value": value}
     if unknown:
         typed["unknown"] = unknown
     if refinements:
         typed["refinements"] = refinements
+    if ambiguous:
+        typed["ambiguous"] = ambiguous
     return typed
 
 
@@ -261,7 +413,7 @@ def _refinements(data):
     return out
 
 
-def _from_msgpack(ty, raw, path, unknown, refinements):
+def _from_msgpack(ty, raw, path, unknown, refinements, ambiguous):
     if isinstance(raw, Unknown):
         unknown.append(list(path))
         if raw.refinements:
@@ -270,22 +422,23 @@ def _from_msgpack(ty, raw, path, unknown, refinements):
     if raw is None:
         return None
     if ty == "number":
+        if isinstance(raw, float) and raw.is_integer() and abs(raw) >= AMBIGUOUS_WHOLE:
+            ambiguous.append(list(path))
         return _number(raw)
     if ty in PRIMITIVES:
         return raw
     if ty == "dynamic":
         raise ValueError("a known value of the dynamic pseudo-type")
     kind, inner = ty
+    parts = (unknown, refinements, ambiguous)
     if kind in ("list", "set"):
-        return [_from_msgpack(inner, v, path + [i], unknown, refinements)
-                for i, v in enumerate(raw)]
+        return [_from_msgpack(inner, v, path + [i], *parts) for i, v in enumerate(raw)]
     if kind == "tuple":
-        return [_from_msgpack(t, v, path + [i], unknown, refinements)
+        return [_from_msgpack(t, v, path + [i], *parts)
                 for i, (t, v) in enumerate(zip(inner, raw))]
     if kind == "map":
-        return {k: _from_msgpack(inner, v, path + [k], unknown, refinements)
-                for k, v in raw.items()}
-    return {k: _from_msgpack(inner[k], raw[k], path + [k], unknown, refinements) for k in inner}
+        return {k: _from_msgpack(inner, v, path + [k], *parts) for k, v in raw.items()}
+    return {k: _from_msgpack(inner[k], raw[k], path + [k], *parts) for k in inner}
 
 
 def _number(raw):

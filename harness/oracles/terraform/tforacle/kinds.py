@@ -13,8 +13,9 @@ sensitive parts), and the rewriter renames the case's references to them. A refe
 variable the scope does not have becomes an attribute of an empty object
 (`local.hclspec_undefined.NAME`): Terraform rejects an undeclared `var.NAME` before
 evaluating anything, whereas a missing attribute fails where HCL's unknown variable fails, so
-that `can`, `try` and the branch a conditional does not take behave as in HCL (the error's
-summary is "Unsupported attribute" rather than "Unknown variable"). Locals rather than input variables with defaults, because a default can
+that `can`, `try` and the branch a conditional does not take behave as in HCL. Terraform's
+"Unsupported attribute" for such an attribute (its subject is the `.NAME` right after the
+prefix) is answered as HCL's "Unknown variable" with HCL's detail. Locals rather than input variables with defaults, because a default can
 only be a constant: it cannot be unknown, sensitive or infinite. The expression is wrapped in
 parentheses on lines of its own, which is how a bare expression is parsed (newlines ignored),
 and a template is first made a quoted string. The closing parenthesis follows the source on
@@ -54,6 +55,18 @@ SHARED_FILE = ("hclspec.tf", "locals {\n  hclspec_undefined = {}\n}\n")
 # The output of an infinity probe: the infinity as a string, or "finite".
 PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-Infinity" : '
                   '"finite")')
+# The output of a number-text probe: cty's text of a number (every digit of a 512-bit integer,
+# the shortest decimal of a float64 result), which a plan of Terraform before 1.9 may not
+# tell (`cty.AMBIGUOUS_WHOLE`).
+PROBE_NUMBER_TEXT = "tostring({v})"
+PROBES = {"infinity": PROBE_INFINITY, "number text": PROBE_NUMBER_TEXT}
+# Terraform's summary for a missing attribute, and HCL's summary and detail for a name the
+# evaluation context lacks, which the oracle answers for a missing attribute of the object that
+# stands for the names the scope lacks (see `Prepared.undeclared_name`).
+UNSUPPORTED_ATTRIBUTE = "Unsupported attribute"
+UNKNOWN_VARIABLE_SUMMARY = "Unknown variable"
+UNKNOWN_VARIABLE_DETAIL = 'There is no variable named "{name}".'
+IDENTIFIER_TEXT = re.compile(r"[^\W\d][\w-]*")
 # Terraform's summary for a variable default that does not convert to the variable's type.
 INVALID_VARIABLE_DEFAULT = "Invalid default value for variable"
 # And for a module argument that does not.
@@ -78,8 +91,8 @@ class Prepared:
         self.name = name
         self.expression = expression
         self.scope_locals = scope_locals
-        # Set when the case is run as an infinity probe.
-        self.probe = False
+        # Set when the case is run as a probe: a key of `PROBES`.
+        self.probe = None
         self.source = source
         # Whether the case's source appears unchanged in `cN.tf`, so that Terraform's ranges
         # can be mapped back onto it.
@@ -91,22 +104,45 @@ class Prepared:
         # {file name: text} of a child module the case calls, and the module's directory.
         self.module_files = {}
         self.module_dir = None
+        # The module that gives the scope's values their types (`ScopeModule`), if any.
+        self.scope_module = None
         # Error summaries of the case's wrapper, as the protocol names them.
         self.summaries = {}
         # Whether the case's value is a module argument standing for a variable default.
         self.module_argument = False
+        # The prefix standing for the names the scope lacks (`local.hclspec_undefined.`), when
+        # the case's expression has any.
+        self.undeclared_prefix = None
 
     def files(self):
         """{file name: text} of the case's configuration."""
         expression = self.expression
         if self.probe:
-            expression = PROBE_INFINITY.format(v=f"(\n{expression}\n)")
+            expression = PROBES[self.probe].format(v=f"(\n{expression}\n)")
         if self.own_file is not None:
             files = {self.expression_file: self.own_file, **self.module_files}
         else:
             files = {self.expression_file: _output_file(self.name, expression)}
         if self.scope_locals:
-            files[self.scope_file] = "locals {\n" + self.scope_locals + "}\n"
+            calls = self.scope_module.calls_text() if self.scope_module else ""
+            files[self.scope_file] = calls + "locals {\n" + self.scope_locals + "}\n"
+            if self.scope_module:
+                files.update(self.scope_module.files())
+        return files
+
+    def module_calls(self):
+        """(call name, directory) of each module call of the case, as `terraform init` lists
+        them."""
+        calls = [(self.name, self.module_dir)] if self.module_dir else []
+        if self.scope_locals and self.scope_module:
+            calls += self.scope_module.calls
+        return calls
+
+    def scope_files(self):
+        """The files whose error diagnostics are about the case's scope values."""
+        files = [self.scope_file]
+        if self.scope_module:
+            files += self.scope_module.files()
         return files
 
     @property
@@ -123,12 +159,17 @@ class Prepared:
 
     def summary(self, diagnostic):
         """The protocol summary of an error diagnostic of this case."""
+        if self.undeclared_name(diagnostic) is not None:
+            return UNKNOWN_VARIABLE_SUMMARY
         summary = diagnostic.get("summary", "")
         return self.summaries.get(summary, summary)
 
     def detail(self, diagnostic):
         """The protocol detail of an error diagnostic of this case: a module argument's
         conversion error is told as the variable default's."""
+        name = self.undeclared_name(diagnostic)
+        if name is not None:
+            return UNKNOWN_VARIABLE_DETAIL.format(name=name)
         detail = diagnostic.get("detail", "")
         if self.module_argument and diagnostic.get("summary") == MODULE_ARGUMENT_SUMMARY:
             return MODULE_ARGUMENT_DETAIL.sub(VARIABLE_DEFAULT_DETAIL, detail, count=1)
@@ -139,6 +180,26 @@ class Prepared:
         if self.own_file is not None and not self.module_files:
             return "eval" if diagnostic.get("summary") == INVALID_VARIABLE_DEFAULT else "parse"
         return "parse" if load_failed else "eval"
+
+    def undeclared_name(self, diagnostic):
+        """The name, when `diagnostic` is Terraform's "Unsupported attribute" for a name the
+        scope lacks (an attribute of the empty object the rewriter put in its place); else
+        None. Its subject is the `.NAME` step right after the prefix in the case's file."""
+        if diagnostic.get("summary") != UNSUPPORTED_ATTRIBUTE or not self.undeclared_prefix:
+            return None
+        rng = diagnostic.get("range") or {}
+        if rng.get("filename") != self.expression_file or self.own_file is not None:
+            return None
+        text = self.files()[self.expression_file].encode()
+        start = (rng.get("start") or {}).get("byte", -1)
+        end = (rng.get("end") or {}).get("byte", -1)
+        prefix = self.undeclared_prefix.encode()
+        if not (len(prefix) <= start + 1 <= end <= len(text)):
+            return None
+        if text[start + 1 - len(prefix):start + 1] != prefix:
+            return None
+        name = text[start + 1:end].decode(errors="replace")
+        return name if IDENTIFIER_TEXT.fullmatch(name) else None
 
     def source_range(self, rng):
         """A Terraform diagnostic's range in `cN.tf` as a range in the case's source, or None
@@ -156,25 +217,91 @@ class Prepared:
         return points
 
 
-def prepare(n, request, rewriter):
-    """The `Prepared` case of request number `n` (already checked to be well formed)."""
+class ScopeModule:
+    """How a case's scope values get their exact types on a Terraform without the `convert`
+    function (before 1.15): through input variables. Each value to convert
+    (`cty.render`'s `typed_node`) is the argument of a module of its own,
+    `cN_scope_K_module/`, with one nullable input variable whose type constraint is the
+    value's type, and an output of the variable. A literal, a null or an unknown of the
+    dynamic pseudo-type converts to the variable's type as `convert` would convert it. One
+    module per value keeps the configuration small (a module's every variable and output is
+    part of Terraform's graph for each call of it) and lets one value be part of another's
+    argument (a list inside a value of type `any`)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.calls = []
+        self.call_texts = []
+        self.module_texts = {}
+        self.undefined_prefix_text = None
+
+    def __call__(self, argument, constraint):
+        """The expression of `argument` converted to the type `constraint`."""
+        call = f"{self.name}_scope_{len(self.calls)}"
+        module_dir = f"{call}_module"
+        self.calls.append((call, module_dir))
+        self.call_texts.append(
+            f'module "{call}" {{\n  source = "./{module_dir}"\n\n  v = {argument}\n}}\n\n')
+        self.module_texts[f"{module_dir}/main.tf"] = (
+            f'variable "v" {{\n  type = {constraint}\n  nullable = true\n}}\n\n'
+            'output "v" {\n  value = var.v\n}\n')
+        return f"module.{call}.v"
+
+    def undefined_prefix(self):
+        """The prefix of the names the scope lacks, in a case whose scope values come from
+        modules: an empty object output by a module too. Module outputs are unknown while
+        Terraform validates the configuration, before it plans; were the empty object known
+        then (`local.hclspec_undefined`), an unknown name would fail the validation, and
+        Terraform would report it alone, where with `convert` it reports whichever of it and
+        an error involving a scope value comes first."""
+        call = f"{self.name}_undefined"
+        self.undefined_prefix_text = f"module.{call}.v."
+        self.calls.append((call, f"{call}_module"))
+        self.call_texts.append(f'module "{call}" {{\n  source = "./{call}_module"\n}}\n\n')
+        self.module_texts[f"{call}_module/main.tf"] = 'output "v" {\n  value = {}\n}\n'
+        return f"module.{call}.v."
+
+    def calls_text(self):
+        return "".join(self.call_texts)
+
+    def files(self):
+        """{file name: text} of the modules."""
+        return dict(self.module_texts)
+
+
+def prepare(n, request, rewriter, version):
+    """The `Prepared` case of request number `n` (already checked to be well formed) for the
+    Terraform `version` (`versions.Version`)."""
     handler = KINDS.get(request["kind"])
     if handler is None:
         raise Unsupported(f"requests of kind {request['kind']!r}")
-    return handler(f"c{n}", request, rewriter)
+    return handler(f"c{n}", request, rewriter, version)
 
 
-def _expression_or_template(name, request, rewriter):
+def _expression_or_template(name, request, rewriter, version):
     scope = request.get("scope") or {}
     rename = {var: f"local.{name}_{var}" for var in scope if cty.IDENTIFIER.match(var)}
     rewritten = rewriter.rewrite(request["kind"], request["source"], rename, UNDECLARED_PREFIX)
     used = [var for var in rewritten["references"] if var in rename]
-    locals_text = "".join(
-        f"  {name}_{var} = {cty.render(scope[var], UNKNOWN_EXPR)}\n" for var in used)
+    scope_module = ScopeModule(name) if version.scope_by_modules else None
+
+    def render(typed):
+        return cty.render(typed, UNKNOWN_EXPR, scope_module,
+                          version.module_arguments_keep_negative_zero)
+
+    locals_text = "".join(f"  {name}_{var} = {render(scope[var])}\n" for var in used)
+    if scope_module is not None and scope_module.calls and set(rewritten["references"]) - set(used):
+        rewritten = rewriter.rewrite(request["kind"], request["source"], rename,
+                                     scope_module.undefined_prefix())
     unknown_inputs = any(scope[var].get("unknown") for var in used)
     exact = request["kind"] == "expression" and rewritten["expression"] == request["source"]
-    return Prepared(name, rewritten["expression"], locals_text, request["source"], exact,
+    case = Prepared(name, rewritten["expression"], locals_text, request["source"], exact,
                     unknown_inputs, request.get("base_dir"))
+    case.scope_module = scope_module
+    if set(rewritten["references"]) - set(used):
+        case.undeclared_prefix = (scope_module.undefined_prefix_text if scope_module is not None
+                                  and scope_module.undefined_prefix_text else UNDECLARED_PREFIX)
+    return case
 
 
 def _output_header(name):
@@ -189,9 +316,9 @@ def _output_file(name, expression):
     return _output_header(name) + expression + separator + ")]\n}\n"
 
 
-def _convert(name, request, rewriter):
+def _convert(name, request, rewriter, version):
     if request.get("scope"):
-        return _convert_argument(name, request, rewriter)
+        return _convert_argument(name, request, rewriter, version)
     source = request["source"]
     # The closing parenthesis on a line of its own: the source may end in a comment or a
     # heredoc.
@@ -202,10 +329,10 @@ def _convert(name, request, rewriter):
     return case
 
 
-def _convert_argument(name, request, rewriter):
+def _convert_argument(name, request, rewriter, version):
     """A conversion whose source needs its scope: the value is a module argument, since a
     default must be a constant."""
-    case = _expression_or_template(name, dict(request, kind="expression"), rewriter)
+    case = _expression_or_template(name, dict(request, kind="expression"), rewriter, version)
     module_dir = f"{name}_module"
     case.module_dir = module_dir
     case.module_files = {

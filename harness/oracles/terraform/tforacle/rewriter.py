@@ -33,8 +33,11 @@ def locate(repo):
 
 
 class Rewriter:
-    def __init__(self, command):
+    def __init__(self, command, terraform_version=None):
         self.command = command
+        # The release the rewritten expressions are for (before 1.15, `convert` is a function
+        # like any other, its second argument no type).
+        self.terraform_version = terraform_version
         self.process = None
 
     def rewrite(self, kind, source, rename, prefix):
@@ -44,6 +47,8 @@ class Rewriter:
                 [self.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 text=True, encoding="utf-8")
         request = {"kind": kind, "source": source, "rename": rename, "prefix": prefix}
+        if self.terraform_version is not None:
+            request["terraform_version"] = self.terraform_version
         try:
             self.process.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
             self.process.stdin.flush()

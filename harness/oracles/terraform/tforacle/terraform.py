@@ -1,7 +1,10 @@
 """Terraform commands through a worker process (see `worker.py`).
 
 A command that kills the worker (a Go panic, a signal) or takes longer than its time limit
-raises `TerraformFailure`; the worker is started again for the next command.
+raises `TerraformFailure`; the worker is started again for the next command. The worker runs
+in the Python of the chosen version's virtualenv, and the first time it starts, Terraform is
+asked its version: a virtualenv holding another Terraform than the one asked for is an error,
+not a silent change of oracle.
 """
 import json
 import os
@@ -20,9 +23,18 @@ class TerraformFailure(Exception):
     """Terraform died or hung while running a command."""
 
 
+class WrongTerraform(Exception):
+    """The worker's Terraform is not the version asked for, or cannot be started at all."""
+
+
 class Terraform:
-    def __init__(self, scratch, timeout):
+    def __init__(self, scratch, timeout, python=None, version=None):
+        """`python`: the worker's Python (default: this one's); `version`: the Terraform
+        version (`1.9.8`) the worker must report, checked when it first starts."""
         self.timeout = timeout
+        self.python = python or sys.executable
+        self.version = version
+        self.version_checked = version is None
         self.config = os.path.join(scratch, "terraformrc")
         with open(self.config, "w"):
             pass  # an empty CLI configuration: no warning about a missing one
@@ -57,6 +69,12 @@ class Terraform:
             raise TerraformFailure(f"the Terraform library call failed: {answer['error']}")
         return answer["rc"], answer["stdout"], answer["stderr"]
 
+    def start(self):
+        """Starts the worker now rather than at the first command (and so checks its
+        version); raises WrongTerraform or TerraformFailure."""
+        if self.process is None:
+            self._start()
+
     def close(self):
         self._stop()
         if self.stderr is not None:
@@ -64,9 +82,11 @@ class Terraform:
             self.stderr = None
 
     def _start(self):
+        if not os.access(self.python, os.X_OK):
+            raise WrongTerraform(f"{self.python} is missing: run setup.sh")
         self.stderr = tempfile.TemporaryFile(mode="w+b")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tforacle.worker"],
+            [self.python, "-m", "tforacle.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
             env=self.env, text=True, encoding="utf-8",
             cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -74,6 +94,16 @@ class Terraform:
         line = self._read_line(WORKER_START_SECONDS)
         if not line or not json.loads(line).get("ready"):
             raise self._failure("the Terraform worker did not start")
+        if not self.version_checked:
+            self._check_version()
+
+    def _check_version(self):
+        rc, stdout, _ = self.run(["version", "-json"])
+        found = json.loads(stdout).get("terraform_version") if rc == 0 else None
+        if found != self.version:
+            self.close()
+            raise WrongTerraform(f"{self.python} runs Terraform {found}, not {self.version}")
+        self.version_checked = True
 
     def _read_line(self, timeout):
         """The worker's next answer line, '' at its end, None after `timeout` seconds."""
@@ -91,6 +121,13 @@ class Terraform:
         """Ends the worker and describes its failure with the first lines it wrote."""
         head = ""
         if self.process is not None:
+            try:
+                # A worker that ended by itself has its status by now (a Terraform panic:
+                # 11; Terraform 1.6's library prints nothing about it).
+                status = self.process.wait(timeout=1)
+                what = f"{what} with status {status}"
+            except subprocess.TimeoutExpired:
+                pass
             self._stop()
             self.stderr.seek(0)
             lines = self.stderr.read().decode("utf-8", "replace").splitlines()

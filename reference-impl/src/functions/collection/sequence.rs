@@ -7,6 +7,7 @@ use std::hash::{Hash, Hasher};
 use super::{any_known_true, count, go_int, list_val, panicked, sequence_items};
 use crate::functions::marks::Policy;
 use crate::functions::{length_value, static_return_type, CallError, Function, Param};
+use crate::profile::Feature;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -256,7 +257,11 @@ fn equality_hash(value: &Value) -> u64 {
 /// cty's `element`: the element at an index taken modulo the length.
 /// Mirrors `stdlib.ElementFunc`.
 fn element(negative: NegativeIndex) -> Function {
-    let rejects = negative == NegativeIndex::Rejected;
+    // A Terraform release before 1.10 rejects negative indexes too.
+    let rejects = move || {
+        negative == NegativeIndex::Rejected
+            || !crate::profile::current().has(Feature::ElementNegativeIndex)
+    };
     Function {
         name: "element",
         params: vec![
@@ -266,7 +271,7 @@ fn element(negative: NegativeIndex) -> Function {
         var_param: None,
         return_type: Box::new(move |args| {
             let index = &args[1];
-            if rejects && is_negative(index) {
+            if rejects() && is_negative(index) {
                 return Err(CallError::general(NEGATIVE_ELEMENT_INDEX));
             }
             match args[0].ty() {
@@ -280,6 +285,17 @@ fn element(negative: NegativeIndex) -> Function {
                     if elems.is_empty() {
                         return Err(CallError::general(EMPTY_ELEMENT_LIST));
                     }
+                    // go-cty 1.16.0 indexes the tuple's types with Go's
+                    // remainder of it: fine for a multiple of the length,
+                    // a negative index (a panic) otherwise.
+                    let remainder = i % elems.len() as i64;
+                    if remainder < 0
+                        && !crate::profile::current().has(Feature::ElementNegativeTupleIndex)
+                    {
+                        return Err(CallError::panicked(format!(
+                            "runtime error: index out of range [{remainder}]"
+                        )));
+                    }
                     Ok(elems[wrap_index(i, elems.len())].clone())
                 }
                 other => Err(CallError::general(format!(
@@ -291,7 +307,7 @@ fn element(negative: NegativeIndex) -> Function {
         implementation: Box::new(move |args, _| {
             let i =
                 go_int(&args[1]).map_err(|m| CallError::general(format!("invalid index: {m}")))?;
-            if rejects && i < 0 {
+            if rejects() && i < 0 {
                 return Err(CallError::general(NEGATIVE_ELEMENT_INDEX));
             }
             let items = sequence_items(&args[0]);

@@ -82,7 +82,11 @@ pub(super) fn decode_function(duplicates: DuplicateKeys) -> Function {
         return_type: Box::new(move |args| match &args[0] {
             Value::String(s) => {
                 let node = parse(s).map_err(CallError::general)?;
+                let profile = crate::profile::current();
+                let older = profile.is_terraform()
+                    && !profile.has(crate::profile::Feature::JsonDuplicateKeysRefused);
                 match duplicates {
+                    _ if older => Ok(implied_type(&node)),
                     DuplicateKeys::LastWins => Ok(implied_type(&node)),
                     DuplicateKeys::Refused => {
                         implied_type_refusing_duplicates(&node).map_err(CallError::general)

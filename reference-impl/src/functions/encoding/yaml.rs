@@ -1009,7 +1009,10 @@ fn resolve_scalar(
 /// `\A[-+]?(|0o[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)\z`, in 1.1.0
 /// `\A([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\z`.
 fn is_integer_literal(s: &str, release: Release) -> bool {
-    if release == Release::V1_1_0 {
+    // Terraform before 1.10 has go-cty-yaml's older integers.
+    let profile = crate::profile::current();
+    let core = !profile.is_terraform() || profile.has(crate::profile::Feature::YamlCoreIntegers);
+    if release == Release::V1_1_0 && core {
         let digits = |b: &str, ok: fn(&char) -> bool| !b.is_empty() && b.chars().all(|c| ok(&c));
         let decimal = s.strip_prefix(['-', '+']).unwrap_or(s);
         return digits(decimal, char::is_ascii_digit)

@@ -6,11 +6,12 @@
 //! whose digits would exceed the number formatter's limit are refused with
 //! an error, where Go would try to build the string.
 
-use super::{clusters, static_return_type, CallError, Function, Param, MAX_PAD};
+use super::{clusters, CallError, Function, Param, MAX_PAD};
 use crate::convert::convert;
 use crate::functions::encoding::{push_json_string, ControlEscapes};
 use crate::goquote::{go_quote, go_quote_rune};
 use crate::number::Number;
+use crate::profile::Feature;
 use crate::text::grapheme_count;
 use crate::types::Type;
 use crate::value::Value;
@@ -45,14 +46,48 @@ const MAX_JSON_DEPTH: usize = 256;
 
 const NUMBER_TOO_LARGE: &str = "the number is too large to format";
 
+/// Whether a Terraform release's go-cty (before 1.16.2, see
+/// [`Feature::FormatNullArguments`]) makes the result of `format` or
+/// `formatlist` a null or unknown of no type for these arguments: it does
+/// for a null or unknown argument of no type.
+fn typeless_result(args: &[Value]) -> Option<Value> {
+    let profile = crate::profile::current();
+    if !profile.is_terraform() || profile.has(Feature::FormatNullArguments) {
+        return None;
+    }
+    // Only arguments of no type: the null literal, an unknown of no type.
+    let typeless = |a: &&Value| a.ty() == Type::Dynamic;
+    if args.iter().filter(typeless).any(|a| !a.is_known()) {
+        return Some(Value::dynamic_unknown());
+    }
+    args.iter()
+        .filter(typeless)
+        .any(|a| a.is_null())
+        .then(|| Value::Null(Type::Dynamic))
+}
+
+/// The return type of `format` and `formatlist`: `ty`, or no type where
+/// [`typeless_result`] says so.
+fn format_return_type(ty: Type) -> crate::functions::TypeFn {
+    Box::new(move |args| {
+        Ok(match typeless_result(&args[1..]) {
+            Some(_) => Type::Dynamic,
+            None => ty.clone(),
+        })
+    })
+}
+
 /// cty's `format`. Mirrors `stdlib.FormatFunc`.
 fn format(escapes: ControlEscapes) -> Function {
     Function {
         name: "format",
         params: vec![Param::new("format", Type::String)],
         var_param: Some(Param::new("args", Type::Dynamic).allow_null()),
-        return_type: static_return_type(Type::String),
+        return_type: format_return_type(Type::String),
         implementation: Box::new(move |args, _| {
+            if let Some(v) = typeless_result(&args[1..]) {
+                return Ok(v);
+            }
             let spec = args[0].as_str().unwrap_or_default();
             if !args[1..].iter().all(Value::is_wholly_known) {
                 // The literal text before the first verb is a prefix of
@@ -80,8 +115,11 @@ fn formatlist(escapes: ControlEscapes) -> Function {
                 .allow_null()
                 .allow_unknown(),
         ),
-        return_type: static_return_type(Type::list(Type::String)),
+        return_type: format_return_type(Type::list(Type::String)),
         implementation: Box::new(move |args, ret| {
+            if let Some(v) = typeless_result(&args[1..]) {
+                return Ok(v);
+            }
             let spec = args[0].as_str().unwrap_or_default();
             let args = &args[1..];
             if args.is_empty() {

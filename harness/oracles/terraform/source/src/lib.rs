@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 
 use hclspec_reference::parser::{parse_expression, parse_template, template_as_quoted};
+use hclspec_reference::profile::{with_profile, HclVersion, TerraformVersion};
 use hclspec_reference::references::root_references;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +33,11 @@ pub struct Request {
     /// Put before the names of variables that `rename` does not list.
     #[serde(default)]
     pub prefix: String,
+    /// The Terraform release the expression is for (`"1.6"` to `"1.15"`,
+    /// the latest when absent): before 1.15, `convert`'s second argument is
+    /// no type constraint but an argument like any other.
+    #[serde(default)]
+    pub terraform_version: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -52,8 +58,20 @@ pub struct Rewritten {
     pub references: Vec<String>,
 }
 
-/// Rewrites one source.
-pub fn rewrite(request: &Request) -> Rewritten {
+/// Rewrites one source; a `terraform_version` that names no release here
+/// is an error.
+pub fn rewrite(request: &Request) -> Result<Rewritten, String> {
+    let version = match &request.terraform_version {
+        None => TerraformVersion::LATEST,
+        Some(text) => TerraformVersion::parse(text)
+            .ok_or_else(|| format!("unknown Terraform version {text:?}"))?,
+    };
+    Ok(with_profile(HclVersion::Terraform(version), || {
+        rewrite_in_profile(request)
+    }))
+}
+
+fn rewrite_in_profile(request: &Request) -> Rewritten {
     let parsed = match request.kind {
         Kind::Expression => parse_expression(&request.source),
         Kind::Template => parse_template(&request.source),
@@ -105,6 +123,7 @@ mod tests {
             source: source.into(),
             rename: [("l".to_string(), "var.c1_l".to_string())].into(),
             prefix: "var.".into(),
+            terraform_version: None,
         }
     }
 
@@ -129,7 +148,7 @@ mod tests {
             (Kind::Template, "${", r#""${""#, false),
         ];
         for (kind, source, want, parsed) in table {
-            let got = rewrite(&request(kind, source));
+            let got = rewrite(&request(kind, source)).unwrap();
             assert_eq!(
                 (got.expression.as_str(), got.parsed),
                 (want, parsed),
@@ -140,7 +159,24 @@ mod tests {
 
     #[test]
     fn references_are_listed_once() {
-        let got = rewrite(&request(Kind::Expression, "x + l + x"));
+        let got = rewrite(&request(Kind::Expression, "x + l + x")).unwrap();
         assert_eq!(got.references, ["x", "l"]);
+    }
+
+    #[test]
+    fn convert_takes_a_type_from_1_15() {
+        let mut older = request(Kind::Expression, "convert(l, string)");
+        older.terraform_version = Some("1.14".into());
+        assert_eq!(
+            rewrite(&older).unwrap().expression,
+            "convert(var.c1_l, var.string)"
+        );
+        let latest = request(Kind::Expression, "convert(l, string)");
+        assert_eq!(
+            rewrite(&latest).unwrap().expression,
+            "convert(var.c1_l, string)"
+        );
+        older.terraform_version = Some("1.7".into());
+        assert!(rewrite(&older).is_err());
     }
 }

@@ -16,7 +16,10 @@ fn main() -> std::io::Result<()> {
             continue;
         }
         let answer = match serde_json::from_str::<Request>(&line) {
-            Ok(request) => serde_json::to_value(rewrite(&request))?,
+            Ok(request) => match rewrite(&request) {
+                Ok(rewritten) => serde_json::to_value(rewritten)?,
+                Err(e) => json!({ "error": e }),
+            },
             Err(e) => json!({ "error": e.to_string() }),
         };
         writeln!(stdout, "{answer}")?;

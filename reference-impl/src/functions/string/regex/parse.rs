@@ -171,14 +171,34 @@ pub(crate) enum GoRegexp {
     /// Unicode 10 tables when the text tables in effect are
     /// [`UnicodeVersion::V10`].
     Go1_19,
-    /// Go 1.25, as Terraform 1.15 is built: `(?<name>...)` too (from Go
-    /// 1.22); `\p{..}` over Unicode 15 tables, with names matched loosely
-    /// and more of them (from Go 1.25; see [`unicode_table`]).
+    /// Go 1.22 to 1.24, as Terraform 1.6 to 1.13 are built: `(?<name>...)`
+    /// too; `\p{..}` over Unicode 15 tables, names exactly as Go spells
+    /// them.
+    Go1_22,
+    /// Go 1.25, as Terraform 1.14 and 1.15 are built: as Go 1.22, with
+    /// `\p{..}` names matched loosely and more of them (see
+    /// [`unicode_table`]).
     Go1_25,
+}
+
+impl GoRegexp {
+    /// The Go of the current profile, for a function built for the newest
+    /// Terraform ([`crate::Feature::GoRegexpLooseNames`]).
+    fn in_profile(self) -> GoRegexp {
+        match self {
+            GoRegexp::Go1_25
+                if !crate::profile::current().has(crate::Feature::GoRegexpLooseNames) =>
+            {
+                GoRegexp::Go1_22
+            }
+            go => go,
+        }
+    }
 }
 
 /// Parses `pattern` as Go's `regexp.Compile` does.
 pub(super) fn parse(pattern: &str, go: GoRegexp) -> Result<Parsed, SyntaxError> {
+    let go = go.in_profile();
     let mut p = Parser {
         whole: pattern,
         go,
@@ -461,7 +481,7 @@ impl Parser<'_> {
     fn perl_flags<'a>(&mut self, s: &'a str) -> Result<&'a str, SyntaxError> {
         let b = s.as_bytes();
         let python = s.len() > 4 && b[2] == b'P' && b[3] == b'<';
-        let angle = self.go == GoRegexp::Go1_25 && s.len() > 3 && b[2] == b'<';
+        let angle = self.go != GoRegexp::Go1_19 && s.len() > 3 && b[2] == b'<';
         if python || angle {
             let Some(end) = s.find('>') else {
                 return Err(error(INVALID_NAMED_CAPTURE, s));
@@ -1001,6 +1021,7 @@ fn unicode_table(name: &str, go: GoRegexp) -> Option<(Table, Option<Table>, bool
             (property_table_10::TABLES, name.to_string())
         }
         GoRegexp::Go1_19 => (property_table::TABLES, name.to_string()),
+        GoRegexp::Go1_22 => (property_table_15::TABLES, name.to_string()),
         GoRegexp::Go1_25 => (property_table_15::TABLES, canonical_name(name)),
     };
     let category = |name: &str| {
@@ -1014,6 +1035,20 @@ fn unicode_table(name: &str, go: GoRegexp) -> Option<(Table, Option<Table>, bool
         }
         (GoRegexp::Go1_25, "Ascii") => return Some((ASCII, Some(ASCII_FOLD), false)),
         (GoRegexp::Go1_25, "Lc") => return category("LC"),
+        // Before Go 1.25 the categories have no `Cn` (unassigned) and no
+        // `LC`, and `C` is `Cc`, `Cf`, `Co` and `Cs` only.
+        (GoRegexp::Go1_22, "Cn" | "LC") => return None,
+        (GoRegexp::Go1_22, "C") => {
+            static OTHER: std::sync::OnceLock<Vec<(u32, u32, u32)>> = std::sync::OnceLock::new();
+            let table = OTHER.get_or_init(|| {
+                ["Cc", "Cf", "Co", "Cs"]
+                    .iter()
+                    .filter_map(|n| find(tables.categories, n))
+                    .flat_map(|t| t.iter().copied())
+                    .collect()
+            });
+            return Some((table.as_slice(), find(tables.fold_category, "C"), false));
+        }
         _ => {}
     }
     if let Some(found) = category(&name) {
