@@ -36,8 +36,7 @@ const TOO_DEEP: &str = "nesting too deep";
 
 /// `["list","string"]`, `["object",{"a":"bool"}]`, `"dynamic"`, ...
 pub fn type_from_json(json: &Json) -> Result<Type, JsonError> {
-    let mut path = String::new();
-    decode_type(json, &mut path, 0)
+    decode_type(json, &mut Vec::new(), 0)
 }
 
 /// Writes cty's JSON type notation, e.g. `["list","string"]`. It is
@@ -194,15 +193,35 @@ fn render_path(path: &[PathStep]) -> String {
     out
 }
 
-fn type_error(path: &str, message: impl Into<String>) -> JsonError {
+/// A step of the path to a part of a type description, rendered only for
+/// a message: cty's path text (`[1]["a"]`) costs a Go quoting of every
+/// attribute name, and nearly every type decodes without error.
+#[derive(Clone, Copy)]
+enum TypeStep<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn type_error(path: &[TypeStep<'_>], message: impl Into<String>) -> JsonError {
+    let mut text = String::new();
+    for step in path {
+        let _ = match step {
+            TypeStep::Key(k) => write!(text, "[{}]", go_quote(k)),
+            TypeStep::Index(i) => write!(text, "[{i}]"),
+        };
+    }
     JsonError {
-        path: path.to_string(),
+        path: text,
         message: message.into(),
     }
 }
 
 /// Mirrors cty.Type.UnmarshalJSON on an already-parsed document.
-fn decode_type(json: &Json, path: &mut String, depth: usize) -> Result<Type, JsonError> {
+fn decode_type<'a>(
+    json: &'a Json,
+    path: &mut Vec<TypeStep<'a>>,
+    depth: usize,
+) -> Result<Type, JsonError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(type_error(path, TOO_DEEP));
     }
@@ -225,7 +244,7 @@ fn decode_type(json: &Json, path: &mut String, depth: usize) -> Result<Type, Jso
                 return Err(type_error(path, "missing type description argument"));
             };
             let len = path.len();
-            path.push_str("[1]");
+            path.push(TypeStep::Index(1));
             let ty = match kind.as_str() {
                 "list" => Type::list(decode_type(arg, path, depth + 1)?),
                 "set" => Type::set(decode_type(arg, path, depth + 1)?),
@@ -240,17 +259,17 @@ fn decode_type(json: &Json, path: &mut String, depth: usize) -> Result<Type, Jso
                     let mut out = Vec::with_capacity(elems.len());
                     for (i, e) in elems.iter().enumerate() {
                         let l = path.len();
-                        let _ = write!(path, "[{i}]");
+                        path.push(TypeStep::Index(i));
                         out.push(decode_type(e, path, depth + 1)?);
                         path.truncate(l);
                     }
                     Type::Tuple(out)
                 }
                 "object" => {
-                    let empty = serde_json::Map::new();
+                    // cty reads a null object of attribute types as none.
                     let attrs = match arg {
-                        Json::Object(attrs) => attrs,
-                        Json::Null => &empty,
+                        Json::Object(attrs) => Some(attrs),
+                        Json::Null => None,
                         _ => {
                             return Err(type_error(
                                 path,
@@ -259,9 +278,9 @@ fn decode_type(json: &Json, path: &mut String, depth: usize) -> Result<Type, Jso
                         }
                     };
                     let mut out = BTreeMap::new();
-                    for (name, t) in attrs {
+                    for (name, t) in attrs.into_iter().flatten() {
                         let l = path.len();
-                        let _ = write!(path, "[{}]", go_quote(name));
+                        path.push(TypeStep::Key(name));
                         out.insert(
                             normalize_string(name.clone()),
                             decode_type(t, path, depth + 1)?,
@@ -460,8 +479,7 @@ impl Decoder {
         for (key, field) in fields {
             match key.as_str() {
                 "type" => {
-                    let mut type_path = String::new();
-                    let t = decode_type(field, &mut type_path, 0).map_err(|e| {
+                    let t = decode_type(field, &mut Vec::new(), 0).map_err(|e| {
                         self.error(format!(
                             "failed to decode type for dynamic value: {}",
                             e.message

@@ -10,7 +10,7 @@
 use hclspec_protocol::{ErrorPhase, Outcome, Request, TypedValue};
 use hclspec_reference::convert::convert;
 use hclspec_reference::text::normalize_string;
-use hclspec_reference::{Number, Value};
+use hclspec_reference::Number;
 use serde_json::Value as Json;
 
 use crate::diff::{abstract_outcome, Class, Divergence};
@@ -499,11 +499,9 @@ pub fn f64_sensitive(req: &Request) -> bool {
         t.starts_with(|c: char| c.is_ascii_digit())
             && !Number::parse(t).is_some_and(|n| exact_small(&n))
     });
-    literal_inexact
-        || req
-            .scope
-            .values()
-            .any(|tv| tv.decode().is_ok_and(|v| has_inexact_number(&v)))
+    // The scope's numbers are the JSON numbers of its values (with every
+    // digit): read where they are, without decoding the values.
+    literal_inexact || req.scope.values().any(|tv| has_inexact_number(&tv.value))
 }
 
 /// 2^31: products of two such numbers still fit an `i64`.
@@ -519,10 +517,12 @@ fn exact_small(n: &Number) -> bool {
         && Number::try_from_f64(f).is_ok_and(|back| back.cmp(n).is_eq())
 }
 
-fn has_inexact_number(v: &Value) -> bool {
+fn has_inexact_number(v: &Json) -> bool {
     match v {
-        Value::Number(n) => !exact_small(n),
-        _ => v.element_values().into_iter().any(has_inexact_number),
+        Json::Number(n) => !Number::parse(&n.to_string()).is_some_and(|n| exact_small(&n)),
+        Json::Array(items) => items.iter().any(has_inexact_number),
+        Json::Object(attrs) => attrs.values().any(has_inexact_number),
+        _ => false,
     }
 }
 

@@ -15,8 +15,8 @@
 //! numbers beyond `f64`), makes the case `unsupported`.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock};
 
 use hcl::eval::{Context, FuncArgs, FuncDef, ParamType};
 use hcl::expr::FuncName;
@@ -77,10 +77,24 @@ fn refuse(why: &'static str) -> String {
 /// name is not in the source text cannot be called; declaring the hundred
 /// and more others for every request cost more than evaluating it.
 pub fn declare(ctx: &mut Context, version: HclVersion, source: &str) {
-    for (name, func) in TRAMPOLINES {
-        if !source.contains(name) {
+    static BY_NAME: OnceLock<HashMap<&'static str, hcl::eval::Func>> = OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| TRAMPOLINES.iter().copied().collect());
+    // A call's name is a run of ASCII letters, digits and `_` with none of
+    // them on either side (every function name is ASCII): each such run
+    // of the source is looked up, once. Splitting at every other character
+    // finds every name a call can have, and more, which costs nothing.
+    let mut seen: Vec<&str> = Vec::new();
+    let words = source
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty());
+    for word in words {
+        let Some((name, func)) = by_name.get_key_value(word) else {
+            continue;
+        };
+        if seen.contains(name) {
             continue;
         }
+        seen.push(name);
         let known = hclspec_reference::functions::lookup_for(name, version).is_some();
         if !known || NOT_EXPRESSIBLE.contains(name) {
             continue;

@@ -50,8 +50,10 @@ pub struct Batch {
     pub requests: Vec<Request>,
 }
 
-/// Draws a swarm configuration, then up to `max_cases` cases, each with its
-/// own scope, all for `version`. Ids are `0`, `1`, ...
+/// Draws a swarm configuration, then up to `max_cases` cases, all for
+/// `version`. Ids are `0`, `1`, ... The first case draws a scope; each
+/// later one keeps the scope of the case before it, or draws a new one
+/// with a chance of [`NEW_SCOPE_PCT`] (never once the bytes run out).
 pub fn gen_batch(data: &[u8], profile: Profile, max_cases: usize, version: Version) -> Batch {
     batch(data, profile, max_cases, version, true)
 }
@@ -66,14 +68,48 @@ fn batch(
     let mut u = Unstructured::new(data);
     let swarm = Swarm::arbitrary(&mut u, profile);
     let mut requests = Vec::new();
+    let mut kept: Option<Scope> = None;
     while requests.len() < max_cases.max(1) {
         let id = requests.len().to_string();
-        requests.push(gen_case(&mut u, &swarm, id, version));
+        let scope = match kept.take() {
+            Some(scope) if !chance(&mut u, NEW_SCOPE_PCT) => scope,
+            _ => Scope::draw(&mut u, &swarm),
+        };
+        requests.push(case_in(&mut u, &swarm, &scope, id, version));
+        kept = Some(scope);
         if stop_early && u.is_empty() {
             break;
         }
     }
     Batch { swarm, requests }
+}
+
+/// The chance, in percent, that a case of a batch draws a scope of its own
+/// rather than keep the one of the case before it. Cases sharing a scope
+/// are what a Terraform module is (many expressions over the same
+/// variables), and what the engines can decode once: the scope's values,
+/// their encoding and their decoding by every engine cost as much as the
+/// expression when each case had its own.
+pub const NEW_SCOPE_PCT: u8 = 12;
+
+/// A scope drawn for one or more cases: its values, the references into
+/// them, and their encoding for the requests.
+struct Scope {
+    refs: Vec<Ref>,
+    encoded: BTreeMap<String, TypedValue>,
+}
+
+impl Scope {
+    fn draw(u: &mut Unstructured<'_>, swarm: &Swarm) -> Scope {
+        let vars = gen_scope(u, swarm);
+        Scope {
+            refs: collect_refs(&vars, swarm),
+            encoded: vars
+                .iter()
+                .map(|(name, v)| (name.clone(), TypedValue::encode(v)))
+                .collect(),
+        }
+    }
 }
 
 /// Exactly `cases` cases, for targets that send a batch to a process: a
@@ -110,10 +146,20 @@ pub const FILL_BYTES_PER_CASE: usize = 48;
 
 /// One case: a scope, then an expression or a bare template over it.
 pub fn gen_case(u: &mut Unstructured<'_>, swarm: &Swarm, id: String, version: Version) -> Request {
-    let vars = gen_scope(u, swarm);
-    let refs = collect_refs(&vars, swarm);
+    let scope = Scope::draw(u, swarm);
+    case_in(u, swarm, &scope, id, version)
+}
+
+/// An expression or a bare template over `scope`.
+fn case_in(
+    u: &mut Unstructured<'_>,
+    swarm: &Swarm,
+    scope: &Scope,
+    id: String,
+    version: Version,
+) -> Request {
     let template = chance(u, swarm.template_pct);
-    let mut g = expr::ExprGen::new(u, swarm, &refs);
+    let mut g = expr::ExprGen::new(u, swarm, &scope.refs);
     let (kind, mut source) = if template {
         (Kind::Template, g.bare_template())
     } else {
@@ -128,10 +174,7 @@ pub fn gen_case(u: &mut Unstructured<'_>, swarm: &Swarm, id: String, version: Ve
         id,
         kind,
         source,
-        scope: vars
-            .iter()
-            .map(|(name, v)| (name.clone(), TypedValue::encode(v)))
-            .collect(),
+        scope: scope.encoded.clone(),
         hcl_version: Some(version),
         ..Default::default()
     }
