@@ -35,6 +35,7 @@ use serde_json::{json, Value as Json};
 use shields::builder::Badge;
 use shields::BadgeStyle;
 
+use super::matrix::ReleaseAgreement;
 use super::text::visible;
 use super::{Status, REPORT_VERSION, VERSION};
 
@@ -322,30 +323,14 @@ fn summary_table(runs: &[Run], badges: &[String]) -> Markup {
 }
 
 /// The runs that were also judged against each Terraform release
-/// (`--closest-terraform`), with their `(release, cases passed)` pairs,
-/// oldest release first, and how many cases each release was judged on.
-fn release_rows(runs: &[Run]) -> Vec<(&Run, u64, Vec<(String, u64)>)> {
+/// (`--closest-terraform`), with what their reports say of it.
+fn release_rows(runs: &[Run]) -> Vec<(&Run, ReleaseAgreement)> {
     runs.iter()
         .filter_map(|run| {
             let r = run.report.get("terraform_releases")?;
-            let passed = r["passed"]
-                .as_array()?
-                .iter()
-                .filter_map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_u64()?)))
-                .collect();
-            Some((run, r["cases"].as_u64()?, passed))
+            Some((run, serde_json::from_value(r.clone()).ok()?))
         })
         .collect()
-}
-
-/// The release a run agrees with most: the one whose cases it passes
-/// most, the newest of a tie; none when it passes none.
-fn closest_release(passed: &[(String, u64)]) -> Option<&(String, u64)> {
-    // `max_by_key` gives the last of equal maxima: the newest.
-    passed
-        .iter()
-        .max_by_key(|(_, n)| *n)
-        .filter(|(_, n)| *n > 0)
 }
 
 /// "Closest Terraform release": for the runs judged against each release,
@@ -355,8 +340,8 @@ fn releases_section(runs: &[Run]) -> Markup {
     let rows = release_rows(runs);
     let releases: Vec<String> = {
         let mut seen = Vec::new();
-        for (_, _, passed) in &rows {
-            for (release, _) in passed {
+        for (_, r) in &rows {
+            for (release, _) in &r.passed {
                 if !seen.contains(release) {
                     seen.push(release.clone());
                 }
@@ -378,17 +363,17 @@ fn releases_section(runs: &[Run]) -> Markup {
                     @for release in &releases { th.n { (release) } }
                 } }
                 tbody {
-                    @for (run, cases, passed) in &rows {
-                        @let closest = closest_release(passed);
+                    @for (run, r) in &rows {
+                        @let closest = r.closest();
                         tr {
                             th scope="row" { (visible(&run.name)) }
                             td { @match closest { Some((v, _)) => b { "Terraform " (v) }, None => "–" } }
-                            td.n { (cases) }
+                            td.n { (r.cases) }
                             @for release in &releases {
-                                @let n = passed.iter().find(|(v, _)| v == release).map(|(_, n)| *n);
+                                @let n = r.passed.iter().find(|(v, _)| v == release).map(|(_, n)| *n as u64);
                                 @match n {
                                     Some(n) => td.n.best[closest.is_some_and(|(v, _)| v == release)] {
-                                        (n) " " span.c { (percent(n, *cases)) }
+                                        (n) " " span.c { (percent(n, r.cases as u64)) }
                                     },
                                     None => td.n { "–" },
                                 }
@@ -1138,7 +1123,6 @@ mod tests {
         // No section when no run was.
         let page = render(&one_run("plain"), None).unwrap()[0].text.clone();
         assert!(!page.contains("Closest Terraform release"));
-        assert_eq!(closest_release(&[("1.6".into(), 0)]), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Numbers, Report, Status, Tally};
 use hclspec_protocol::{Level, Version};
@@ -37,7 +37,7 @@ pub struct Column {
 
 /// How many of the cases whose answer differs between Terraform releases
 /// an engine answers as each release does.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReleaseAgreement {
     /// How many such cases were run against each release.
     pub cases: usize,
