@@ -21,12 +21,24 @@
 
 mod decode;
 mod spec;
+mod variables;
 
 pub use spec::Spec;
 
 use crate::error::Error;
 use crate::eval::Context;
 use crate::value::Value;
+
+/// Parses `source` as a body: the variables it refers to under `spec`
+/// (`dynblock.VariablesHCLDec`), as a set of strings.
+pub fn variables_source(
+    source: &str,
+    spec: &Spec,
+    version: crate::HclVersion,
+) -> Result<Value, Error> {
+    let body = crate::parser::parse_body_as(source, version)?;
+    Ok(variables::body_variables(&body, spec))
+}
 
 /// Parses `source` as a body and decodes it with `spec`.
 pub fn decode_source(source: &str, spec: &Spec, ctx: &Context) -> Result<Value, Error> {

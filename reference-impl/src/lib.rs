@@ -89,6 +89,13 @@ pub enum SourceKind {
     Template,
 }
 
+/// Parses `source` as an expression: the variables it refers to
+/// (`hcl.Expression.Variables`), as a set of strings.
+pub fn variables_source(source: &str, version: HclVersion) -> Result<Value, Error> {
+    let expr = parser::parse_expression_as(source, version)?;
+    Ok(references::variables(&expr))
+}
+
 /// Parses and evaluates `source` in one step.
 pub fn evaluate_source(
     kind: SourceKind,

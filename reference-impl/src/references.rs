@@ -17,9 +17,12 @@
 //! (Terraform 1.15; before, it is an unknown function like any other, and
 //! `string` there a reference).
 
-use crate::ast::{Expr, ExprKind};
+use crate::ast::{Expr, ExprKind, Traverser};
 use crate::error::{Pos, Span};
 use crate::functions::root_traversals;
+use crate::goquote::go_quote;
+use crate::types::Type;
+use crate::value::Value;
 
 /// Functions whose second argument is a type constraint, not a value.
 pub const TYPE_ARGUMENT_FUNCTIONS: &[&str] = &["convert", "core::convert"];
@@ -73,6 +76,52 @@ fn name_span(traversal: Span, root: &str) -> Span {
         byte: start.byte + root.len(),
     };
     Span::new(start, end)
+}
+
+/// `hclsyntax.Variables`: every traversal of `expr` rooted at a variable
+/// of the scope (none of its own iteration variables), written out as
+/// [`traversal_text`] does, as a set of strings. Unlike
+/// [`root_references`], no function argument is left out: HCL does not
+/// know which arguments are types.
+pub fn variables(expr: &Expr) -> Value {
+    let found = root_traversals(expr, &[])
+        .into_iter()
+        .filter_map(traversal_text)
+        .map(Value::String)
+        .collect();
+    Value::set(Type::String, found)
+}
+
+/// A scope traversal written out: its root name, then `.NAME` for each
+/// attribute step and `[KEY]` for each index step, where a number key is
+/// its decimal text (`big.Float.Text('f', -1)`: `0`, `1.5`), a string key
+/// is quoted as Go's `strconv.Quote` does, and `true`, `false` and `null`
+/// are themselves. `None` for any other expression.
+pub fn traversal_text(expr: &Expr) -> Option<String> {
+    let ExprKind::ScopeTraversal { root, steps } = &expr.kind else {
+        return None;
+    };
+    let mut out = root.clone();
+    for step in steps {
+        match step {
+            Traverser::Attr { name, .. } => {
+                out.push('.');
+                out.push_str(name);
+            }
+            Traverser::Index { key, .. } => {
+                out.push('[');
+                out.push_str(&match key {
+                    Value::Number(n) => n.text(),
+                    Value::String(s) => go_quote(s),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Null(_) => "null".to_string(),
+                    other => unreachable!("a literal index key is never {other:?}"),
+                });
+                out.push(']');
+            }
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -696,7 +696,7 @@ impl CaseFile {
                 (false, true) => push(format!("{at}.type"), MSG_TYPE_ONLY_CONVERT.into()),
                 _ => {}
             }
-            match (c.kind == Kind::Body, c.spec.is_some()) {
+            match (c.kind.needs_spec(), c.spec.is_some()) {
                 (true, false) => push(format!("{at}.spec"), MSG_BODY_NEEDS_SPEC.into()),
                 (false, true) => push(format!("{at}.spec"), MSG_SPEC_ONLY_BODY.into()),
                 _ => {}
@@ -764,8 +764,8 @@ const MSG_EXPECT_AND_VERSIONS: &str = "a case has either `expect` or `versions`,
 const MSG_VERSIONS_NEED_2_24: &str = "`versions` must give the \"2.24\" expectation";
 const MSG_CONVERT_NEEDS_TYPE: &str = "a `convert` case needs a type constraint";
 const MSG_TYPE_ONLY_CONVERT: &str = "only a `convert` case has a type constraint";
-const MSG_BODY_NEEDS_SPEC: &str = "a `body` case needs a spec";
-const MSG_SPEC_ONLY_BODY: &str = "only a `body` case has a spec";
+const MSG_BODY_NEEDS_SPEC: &str = "a `body` or `body_variables` case needs a spec";
+const MSG_SPEC_ONLY_BODY: &str = "only a `body` or `body_variables` case has a spec";
 const MSG_VERIFY_NEEDS_NOTE: &str =
     "a case that an oracle can judge only in part (`verify`) must say why in `note`";
 const MSG_DETAIL_VARIES_NEEDS_NOTE: &str =

@@ -31,6 +31,8 @@ const (
 	kindTemplate   = "template"
 	kindConvert    = "convert"
 	kindBody       = "body"
+	kindVariables  = "variables"
+	kindBodyVars   = "body_variables"
 )
 
 // The summary of a value that does not suit the type constraint of a
@@ -144,10 +146,13 @@ func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) 
 	if err := decodeStrict(fields["kind"], &req.kind); err != nil {
 		return nil, fmt.Errorf("invalid kind: %v", err)
 	}
-	if req.kind != kindExpression && req.kind != kindTemplate && req.kind != kindConvert && req.kind != kindBody {
-		return nil, fmt.Errorf("kind must be %q, %q, %q or %q", kindExpression, kindTemplate, kindConvert, kindBody)
+	switch req.kind {
+	case kindExpression, kindTemplate, kindConvert, kindBody, kindVariables, kindBodyVars:
+	default:
+		return nil, fmt.Errorf("kind must be %q, %q, %q, %q, %q or %q", kindExpression, kindTemplate,
+			kindConvert, kindBody, kindVariables, kindBodyVars)
 	}
-	if req.kind == kindBody {
+	if req.kind == kindBody || req.kind == kindBodyVars {
 		var raw json.RawMessage
 		if err := decodeStrict(fields["spec"], &raw); err != nil {
 			return nil, fmt.Errorf("invalid spec: %v", err)
@@ -207,6 +212,9 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 	}
 	if req.kind == kindBody {
 		return ev.body(id, req)
+	}
+	if req.kind == kindVariables || req.kind == kindBodyVars {
+		return variables(id, req)
 	}
 	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
 	var expr hclsyntax.Expression

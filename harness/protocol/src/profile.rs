@@ -182,10 +182,25 @@ pub enum Kind {
     /// An HCL body decoded with the request's `spec` (dynamic blocks
     /// expanded).
     Body,
+    /// The variables an expression refers to (`hcl.Expression.Variables`):
+    /// a set of strings, one per reference, written as [`Kind::Variables`]'s
+    /// documentation in the protocol says.
+    Variables,
+    /// The variables a body refers to under the request's `spec`, the
+    /// expressions of `dynamic` blocks included (`dynblock.VariablesHCLDec`).
+    #[serde(rename = "body_variables")]
+    BodyVariables,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Expression, Kind::Template, Kind::Convert, Kind::Body];
+    pub const ALL: [Kind; 6] = [
+        Kind::Expression,
+        Kind::Template,
+        Kind::Convert,
+        Kind::Body,
+        Kind::Variables,
+        Kind::BodyVariables,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -193,7 +208,14 @@ impl Kind {
             Kind::Template => "template",
             Kind::Convert => "convert",
             Kind::Body => "body",
+            Kind::Variables => "variables",
+            Kind::BodyVariables => "body_variables",
         }
+    }
+
+    /// Whether the source is a body, decoded with the request's `spec`.
+    pub fn needs_spec(self) -> bool {
+        matches!(self, Kind::Body | Kind::BodyVariables)
     }
 
     /// The reference parser's entry for an expression or a template.
@@ -201,7 +223,7 @@ impl Kind {
         match self {
             Kind::Expression => Some(hclspec_reference::SourceKind::Expression),
             Kind::Template => Some(hclspec_reference::SourceKind::Template),
-            Kind::Convert | Kind::Body => None,
+            Kind::Convert | Kind::Body | Kind::Variables | Kind::BodyVariables => None,
         }
     }
 }

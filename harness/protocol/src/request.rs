@@ -198,8 +198,8 @@ impl fmt::Display for BadRequest {
 pub(crate) const MSG_INVALID_JSON: &str = "invalid JSON";
 const MSG_CONVERT_NEEDS_TYPE: &str = "type: a `convert` request needs a type constraint";
 const MSG_TYPE_ONLY_CONVERT: &str = "type: only a `convert` request has a type constraint";
-const MSG_BODY_NEEDS_SPEC: &str = "spec: a `body` request needs a spec";
-const MSG_SPEC_ONLY_BODY: &str = "spec: only a `body` request has a spec";
+const MSG_BODY_NEEDS_SPEC: &str = "spec: a `body` or `body_variables` request needs a spec";
+const MSG_SPEC_ONLY_BODY: &str = "spec: only a `body` or `body_variables` request has a spec";
 
 impl Request {
     /// An expression request with nothing else set.
@@ -302,7 +302,7 @@ impl Request {
             (false, true) => return Err(MSG_TYPE_ONLY_CONVERT),
             _ => {}
         }
-        match (self.kind == Kind::Body, self.spec.is_some()) {
+        match (self.kind.needs_spec(), self.spec.is_some()) {
             (true, false) => Err(MSG_BODY_NEEDS_SPEC),
             (false, true) => Err(MSG_SPEC_ONLY_BODY),
             _ => Ok(()),

@@ -375,11 +375,19 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
         (None, Some(ty)) if req.kind == Kind::Convert => {
             hclspec_reference::convert_source(ty, &req.source, &ctx)
         }
-        (None, _) if req.kind == Kind::Body => {
+        (None, _) if req.kind == Kind::Variables => {
+            hclspec_reference::variables_source(&req.source, ctx.version)
+        }
+        (None, _) if req.kind.needs_spec() => {
             let Some(spec) = &req.spec else {
-                return Outcome::Error(ErrorBody::request("spec: a `body` request needs a spec"));
+                return Outcome::Error(ErrorBody::request(
+                    "spec: a `body` or `body_variables` request needs a spec",
+                ));
             };
             match hclspec_reference::body::Spec::from_json(spec, ctx.version) {
+                Ok(spec) if req.kind == Kind::BodyVariables => {
+                    hclspec_reference::body::variables_source(&req.source, &spec, ctx.version)
+                }
                 Ok(spec) => hclspec_reference::body::decode_source(&req.source, &spec, &ctx),
                 Err(e) => return Outcome::Error(ErrorBody::request(e)),
             }

@@ -90,6 +90,21 @@ impl Spec {
         match self {
             Spec::Object(items) => items.values().for_each(|s| s.collect_schema(schema)),
             Spec::Attr { name, required, .. } => schema.attributes.push((name.clone(), *required)),
+            Spec::Label { .. } => {}
+            _ => {
+                if let Some((type_name, body)) = self.block() {
+                    schema
+                        .blocks
+                        .push((type_name.to_string(), body.label_names()));
+                }
+            }
+        }
+    }
+
+    /// The block type and body spec of a `block`, `block_list` or
+    /// `block_set` spec.
+    fn block(&self) -> Option<(&str, &Spec)> {
+        match self {
             Spec::Block {
                 type_name, body, ..
             }
@@ -98,8 +113,26 @@ impl Spec {
             })
             | Spec::BlockSet(Collection {
                 type_name, body, ..
-            }) => schema.blocks.push((type_name.clone(), body.label_names())),
-            Spec::Label { .. } => {}
+            }) => Some((type_name, body)),
+            Spec::Object(_) | Spec::Attr { .. } | Spec::Label { .. } => None,
+        }
+    }
+
+    /// `hcldec.ChildBlockTypes`: the spec of each block type's bodies; of
+    /// two specs for one block type, the later in spec order.
+    pub(super) fn child_block_types(&self) -> BTreeMap<&str, &Spec> {
+        let mut found = BTreeMap::new();
+        self.collect_child_block_types(&mut found);
+        found
+    }
+
+    fn collect_child_block_types<'a>(&'a self, found: &mut BTreeMap<&'a str, &'a Spec>) {
+        if let Spec::Object(items) = self {
+            items
+                .values()
+                .for_each(|s| s.collect_child_block_types(found));
+        } else if let Some((type_name, body)) = self.block() {
+            found.insert(type_name, body);
         }
     }
 

@@ -108,6 +108,7 @@ thread_local! {
 const UNSUPPORTED_DIALECT: &str = "dialects other than HCL2";
 const UNSUPPORTED_CONVERT: &str = "conversion to a type constraint";
 const UNSUPPORTED_BODY: &str = "bodies";
+const UNSUPPORTED_VARIABLES: &str = "listing the variables a source refers to";
 const UNSUPPORTED_TYPE_CONSTRAINT: &str =
     "reading a type constraint: hcl-rs's parser accepts any expression in its place";
 
@@ -180,6 +181,9 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
         }
         Kind::Convert => return Err(Refusal::Unsupported(UNSUPPORTED_CONVERT)),
         Kind::Body => return Err(Refusal::Unsupported(UNSUPPORTED_BODY)),
+        Kind::Variables | Kind::BodyVariables => {
+            return Err(Refusal::Unsupported(UNSUPPORTED_VARIABLES))
+        }
     };
     if parse_level {
         return Err(Refusal::Parsed);
