@@ -96,6 +96,13 @@ pub fn variables_source(source: &str, version: HclVersion) -> Result<Value, Erro
     Ok(references::variables(&expr))
 }
 
+/// Parses `source` as a type constraint (`typeexpr.TypeConstraintWithDefaults`)
+/// and writes it back (`typeexpr.TypeString`), as a string value.
+pub fn type_source(source: &str, version: HclVersion) -> Result<Value, Error> {
+    let constraint = typeexpr::parse_constraint(source, version)?;
+    Ok(Value::String(typeexpr::type_string(&constraint.ty)))
+}
+
 /// Parses and evaluates `source` in one step.
 pub fn evaluate_source(
     kind: SourceKind,

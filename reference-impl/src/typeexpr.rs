@@ -41,6 +41,28 @@ pub fn parse_constraint(source: &str, version: HclVersion) -> Result<Constraint,
     constraint(&expr, version)
 }
 
+/// `typeexpr.TypeString`: a type written as a type expression, attributes in
+/// name order, an optional attribute as its type alone (the set of
+/// optional attributes is not part of what it writes).
+pub fn type_string(ty: &Type) -> String {
+    let list = |items: &mut dyn Iterator<Item = String>| items.collect::<Vec<_>>().join(",");
+    match ty {
+        Type::String => "string".to_string(),
+        Type::Number => "number".to_string(),
+        Type::Bool => "bool".to_string(),
+        Type::Dynamic => "any".to_string(),
+        Type::List(e) => format!("list({})", type_string(e)),
+        Type::Set(e) => format!("set({})", type_string(e)),
+        Type::Map(e) => format!("map({})", type_string(e)),
+        Type::Optional(e) => type_string(e),
+        Type::Tuple(items) => format!("tuple([{}])", list(&mut items.iter().map(type_string))),
+        Type::Object(attrs) => format!(
+            "object({{{}}})",
+            list(&mut attrs.iter().map(|(n, t)| format!("{n}={}", type_string(t))))
+        ),
+    }
+}
+
 /// `typeexpr.TypeConstraintWithDefaults` of an already parsed expression.
 pub fn constraint(expr: &Expr, version: HclVersion) -> Result<Constraint, Error> {
     let (ty, defaults) = get_type(expr, version)?;

@@ -33,6 +33,7 @@ const (
 	kindBody       = "body"
 	kindVariables  = "variables"
 	kindBodyVars   = "body_variables"
+	kindType       = "type"
 )
 
 // The summary of a value that does not suit the type constraint of a
@@ -147,10 +148,10 @@ func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) 
 		return nil, fmt.Errorf("invalid kind: %v", err)
 	}
 	switch req.kind {
-	case kindExpression, kindTemplate, kindConvert, kindBody, kindVariables, kindBodyVars:
+	case kindExpression, kindTemplate, kindConvert, kindBody, kindVariables, kindBodyVars, kindType:
 	default:
-		return nil, fmt.Errorf("kind must be %q, %q, %q, %q, %q or %q", kindExpression, kindTemplate,
-			kindConvert, kindBody, kindVariables, kindBodyVars)
+		return nil, fmt.Errorf("kind must be %q, %q, %q, %q, %q, %q or %q", kindExpression, kindTemplate,
+			kindConvert, kindBody, kindVariables, kindBodyVars, kindType)
 	}
 	if req.kind == kindBody || req.kind == kindBodyVars {
 		var raw json.RawMessage
@@ -215,6 +216,9 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 	}
 	if req.kind == kindVariables || req.kind == kindBodyVars {
 		return variables(id, req)
+	}
+	if req.kind == kindType {
+		return typeString(id, req)
 	}
 	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
 	var expr hclsyntax.Expression

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -75,4 +76,21 @@ func keyText(key cty.Value) string {
 		return strconv.FormatBool(key.True())
 	}
 	return key.GoString()
+}
+
+// typeString answers a type request: the source read as a type constraint
+// (typeexpr.TypeConstraintWithDefaults, as for a convert request's type)
+// and written back by typeexpr.TypeString. Every error is of the parse
+// phase.
+func typeString(id json.RawMessage, req *request) *response {
+	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
+	expr, diags := hclsyntax.ParseExpression([]byte(req.source), sourceFilename, start)
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
+	}
+	ty, _, diags := typeexpr.TypeConstraintWithDefaults(expr)
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
+	}
+	return encodeResult(id, cty.StringVal(typeexpr.TypeString(ty)))
 }

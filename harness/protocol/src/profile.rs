@@ -190,16 +190,20 @@ pub enum Kind {
     /// expressions of `dynamic` blocks included (`dynblock.VariablesHCLDec`).
     #[serde(rename = "body_variables")]
     BodyVariables,
+    /// A type constraint, read (`typeexpr.TypeConstraintWithDefaults`) and
+    /// written back as a type expression (`typeexpr.TypeString`).
+    Type,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Expression,
         Kind::Template,
         Kind::Convert,
         Kind::Body,
         Kind::Variables,
         Kind::BodyVariables,
+        Kind::Type,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -210,6 +214,7 @@ impl Kind {
             Kind::Body => "body",
             Kind::Variables => "variables",
             Kind::BodyVariables => "body_variables",
+            Kind::Type => "type",
         }
     }
 
@@ -223,7 +228,7 @@ impl Kind {
         match self {
             Kind::Expression => Some(hclspec_reference::SourceKind::Expression),
             Kind::Template => Some(hclspec_reference::SourceKind::Template),
-            Kind::Convert | Kind::Body | Kind::Variables | Kind::BodyVariables => None,
+            Kind::Convert | Kind::Body | Kind::Variables | Kind::BodyVariables | Kind::Type => None,
         }
     }
 }

@@ -375,6 +375,9 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
         (None, Some(ty)) if req.kind == Kind::Convert => {
             hclspec_reference::convert_source(ty, &req.source, &ctx)
         }
+        (None, _) if req.kind == Kind::Type => {
+            hclspec_reference::type_source(&req.source, ctx.version)
+        }
         (None, _) if req.kind == Kind::Variables => {
             hclspec_reference::variables_source(&req.source, ctx.version)
         }

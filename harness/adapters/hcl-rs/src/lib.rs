@@ -184,6 +184,7 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
         Kind::Variables | Kind::BodyVariables => {
             return Err(Refusal::Unsupported(UNSUPPORTED_VARIABLES))
         }
+        Kind::Type => return Err(Refusal::Unsupported(UNSUPPORTED_TYPE_CONSTRAINT)),
     };
     if parse_level {
         return Err(Refusal::Parsed);
