@@ -103,6 +103,13 @@ pub fn type_source(source: &str, version: HclVersion) -> Result<Value, Error> {
     Ok(Value::String(typeexpr::type_string(&constraint.ty)))
 }
 
+/// Parses `source` as an absolute traversal (`hclsyntax.ParseTraversalAbs`),
+/// written out as a string value (see [`references::steps_text`]).
+pub fn traversal_source(source: &str, version: HclVersion) -> Result<Value, Error> {
+    let (root, steps) = parser::parse_traversal_abs_as(source, version)?;
+    Ok(Value::String(references::steps_text(&root, &steps)))
+}
+
 /// Parses and evaluates `source` in one step.
 pub fn evaluate_source(
     kind: SourceKind,

@@ -101,7 +101,13 @@ pub fn traversal_text(expr: &Expr) -> Option<String> {
     let ExprKind::ScopeTraversal { root, steps } = &expr.kind else {
         return None;
     };
-    let mut out = root.clone();
+    Some(steps_text(root, steps))
+}
+
+/// A traversal from its root name and steps, written as [`traversal_text`]
+/// says.
+pub fn steps_text(root: &str, steps: &[Traverser]) -> String {
+    let mut out = root.to_string();
     for step in steps {
         match step {
             Traverser::Attr { name, .. } => {
@@ -121,7 +127,7 @@ pub fn traversal_text(expr: &Expr) -> Option<String> {
             }
         }
     }
-    Some(out)
+    out
 }
 
 #[cfg(test)]

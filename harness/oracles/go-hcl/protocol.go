@@ -34,6 +34,7 @@ const (
 	kindVariables  = "variables"
 	kindBodyVars   = "body_variables"
 	kindType       = "type"
+	kindTraversal  = "traversal"
 )
 
 // The summary of a value that does not suit the type constraint of a
@@ -148,10 +149,10 @@ func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) 
 		return nil, fmt.Errorf("invalid kind: %v", err)
 	}
 	switch req.kind {
-	case kindExpression, kindTemplate, kindConvert, kindBody, kindVariables, kindBodyVars, kindType:
+	case kindExpression, kindTemplate, kindConvert, kindBody, kindVariables, kindBodyVars, kindType, kindTraversal:
 	default:
-		return nil, fmt.Errorf("kind must be %q, %q, %q, %q, %q, %q or %q", kindExpression, kindTemplate,
-			kindConvert, kindBody, kindVariables, kindBodyVars, kindType)
+		return nil, fmt.Errorf("kind must be %q, %q, %q, %q, %q, %q, %q or %q", kindExpression, kindTemplate,
+			kindConvert, kindBody, kindVariables, kindBodyVars, kindType, kindTraversal)
 	}
 	if req.kind == kindBody || req.kind == kindBodyVars {
 		var raw json.RawMessage
@@ -219,6 +220,9 @@ func (ev *evaluator) evaluate(id json.RawMessage, req *request) (resp *response)
 	}
 	if req.kind == kindType {
 		return typeString(id, req)
+	}
+	if req.kind == kindTraversal {
+		return traversal(id, req)
 	}
 	start := hcl.Pos{Line: 1, Column: 1, Byte: 0}
 	var expr hclsyntax.Expression

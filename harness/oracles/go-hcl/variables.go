@@ -94,3 +94,14 @@ func typeString(id json.RawMessage, req *request) *response {
 	}
 	return encodeResult(id, cty.StringVal(typeexpr.TypeString(ty)))
 }
+
+// traversal answers a traversal request: the source parsed by
+// hclsyntax.ParseTraversalAbs and written out by traversalText. Every
+// error is of the parse phase.
+func traversal(id json.RawMessage, req *request) *response {
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(req.source), sourceFilename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
+	if r := failed(id, phaseParse, diags); r != nil {
+		return r
+	}
+	return encodeResult(id, cty.StringVal(traversalText(t)))
+}

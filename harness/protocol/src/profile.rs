@@ -183,8 +183,8 @@ pub enum Kind {
     /// expanded).
     Body,
     /// The variables an expression refers to (`hcl.Expression.Variables`):
-    /// a set of strings, one per reference, written as [`Kind::Variables`]'s
-    /// documentation in the protocol says.
+    /// a set of strings, one per reference, written as the protocol's
+    /// documentation says.
     Variables,
     /// The variables a body refers to under the request's `spec`, the
     /// expressions of `dynamic` blocks included (`dynblock.VariablesHCLDec`).
@@ -193,10 +193,13 @@ pub enum Kind {
     /// A type constraint, read (`typeexpr.TypeConstraintWithDefaults`) and
     /// written back as a type expression (`typeexpr.TypeString`).
     Type,
+    /// An absolute traversal (`hclsyntax.ParseTraversalAbs`), answered as
+    /// a string written as a reference of a `variables` request is.
+    Traversal,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Expression,
         Kind::Template,
         Kind::Convert,
@@ -204,6 +207,7 @@ impl Kind {
         Kind::Variables,
         Kind::BodyVariables,
         Kind::Type,
+        Kind::Traversal,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -215,6 +219,7 @@ impl Kind {
             Kind::Variables => "variables",
             Kind::BodyVariables => "body_variables",
             Kind::Type => "type",
+            Kind::Traversal => "traversal",
         }
     }
 
@@ -228,7 +233,12 @@ impl Kind {
         match self {
             Kind::Expression => Some(hclspec_reference::SourceKind::Expression),
             Kind::Template => Some(hclspec_reference::SourceKind::Template),
-            Kind::Convert | Kind::Body | Kind::Variables | Kind::BodyVariables | Kind::Type => None,
+            Kind::Convert
+            | Kind::Body
+            | Kind::Variables
+            | Kind::BodyVariables
+            | Kind::Type
+            | Kind::Traversal => None,
         }
     }
 }

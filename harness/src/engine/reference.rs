@@ -378,6 +378,9 @@ fn evaluate_unguarded(req: &Request, version: Version, variables: Variables) -> 
         (None, _) if req.kind == Kind::Type => {
             hclspec_reference::type_source(&req.source, ctx.version)
         }
+        (None, _) if req.kind == Kind::Traversal => {
+            hclspec_reference::traversal_source(&req.source, ctx.version)
+        }
         (None, _) if req.kind == Kind::Variables => {
             hclspec_reference::variables_source(&req.source, ctx.version)
         }

@@ -209,8 +209,9 @@ impl Parser<'_> {
         })
     }
 
-    /// A quoted block label: a string without interpolations.
-    fn quoted_label(&mut self) -> PResult<(String, Span)> {
+    /// A quoted block label: a string without interpolations
+    /// (`parseQuotedStringLiteral`).
+    pub(super) fn quoted_label(&mut self) -> PResult<(String, Span)> {
         let open = self.read();
         let mut value = String::new();
         loop {

@@ -29,6 +29,7 @@ mod string_lit;
 mod template;
 mod token;
 mod traversal;
+mod traversal_abs;
 
 #[cfg(test)]
 mod tests;
@@ -103,6 +104,21 @@ fn template_source(source: &str, version: HclVersion) -> PResult<Expr> {
     lexical::check_invalid_tokens(&tokens)?;
     let mut parser = Parser::new(tokens);
     Ok(*parser.bare_template()?.expr)
+}
+
+/// Parses a whole source text as an absolute traversal
+/// (`hclsyntax.ParseTraversalAbs`): its root name and steps.
+pub fn parse_traversal_abs_as(
+    source: &str,
+    version: HclVersion,
+) -> Result<(String, Vec<crate::ast::Traverser>), Error> {
+    with_unicode(version.unicode(), || {
+        let tokens = scan::scan(source, ScanMode::Expression, double_colon(version));
+        lexical::check_invalid_tokens(&tokens)?;
+        let mut parser = Parser::new(tokens);
+        parser.with_newlines(false, |p| p.traversal_abs())
+    })
+    .map_err(|e| *e)
 }
 
 /// Parses a whole source text as a body of attributes and blocks

@@ -109,6 +109,7 @@ const UNSUPPORTED_DIALECT: &str = "dialects other than HCL2";
 const UNSUPPORTED_CONVERT: &str = "conversion to a type constraint";
 const UNSUPPORTED_BODY: &str = "bodies";
 const UNSUPPORTED_VARIABLES: &str = "listing the variables a source refers to";
+const UNSUPPORTED_TRAVERSAL: &str = "bare traversals: hcl-rs parses expressions only";
 const UNSUPPORTED_TYPE_CONSTRAINT: &str =
     "reading a type constraint: hcl-rs's parser accepts any expression in its place";
 
@@ -185,6 +186,7 @@ fn answer_inner(request: &Request) -> Result<TypedValue, Refusal> {
             return Err(Refusal::Unsupported(UNSUPPORTED_VARIABLES))
         }
         Kind::Type => return Err(Refusal::Unsupported(UNSUPPORTED_TYPE_CONSTRAINT)),
+        Kind::Traversal => return Err(Refusal::Unsupported(UNSUPPORTED_TRAVERSAL)),
     };
     if parse_level {
         return Err(Refusal::Parsed);
