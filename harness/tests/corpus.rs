@@ -2,7 +2,8 @@
 //! implementation, through the library harness: one trial per case and
 //! profile (2.24, the default, 2.14, and the older Terraform releases),
 //! named `file::id`, `file::id@2.14` and `file::id@1.9`, so `cargo test --
-//! splat` filters by file or id.
+//! splat` filters by file or id. An HCL 2.14 error case must also give the
+//! Go oracle's error detail and range (harness/tests/go-hcl-details.jsonl).
 
 use hclspec::engine::Reference;
 use hclspec::locate::CORPUS_ENV;
@@ -21,7 +22,13 @@ fn main() {
     // releases, case by case and release by release (`id@1.9`), each with
     // its reason: ignored trials, which `cargo test -- --ignored` runs.
     let gaps = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference-gaps.txt");
-    let mut harness = Harness::new(move |request| reference.evaluate(request)).skips(gaps);
+    // The Go oracle's error details, and ranges where the reference models
+    // them, for the HCL 2.14 error cases (scripts/oracle-details): the
+    // reference is held to HCL's exact texts, which engines are not.
+    let details = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/go-hcl-details.jsonl");
+    let mut harness = Harness::new(move |request| reference.evaluate(request))
+        .skips(gaps)
+        .details(details);
     if let Some(dir) = std::env::var_os(CORPUS_ENV) {
         harness = harness.corpus(dir);
     }

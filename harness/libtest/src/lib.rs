@@ -25,7 +25,14 @@
 //! `id@1.9` names the case under one profile only) are ignored trials: `cargo test -- --ignored` runs them, to find entries
 //! that can go. An `unsupported` answer passes (an engine may always say
 //! what it does not model) and is counted in a line printed after the run.
+//!
+//! Engines are judged on an error's phase and summary only. An engine that
+//! means to give HCL's exact error texts and ranges can also be held to
+//! them with [`Harness::details`]: a file of the details and ranges an
+//! oracle gave (as hclspec keeps the Go oracle's for its reference
+//! implementation).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -49,6 +56,30 @@ pub struct Harness {
     dialects: Option<Vec<Dialect>>,
     skips: Vec<PathBuf>,
     corpus: Option<PathBuf>,
+    details: Option<PathBuf>,
+}
+
+/// An error's detail and range as an oracle gave them, for one trial.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Detail {
+    trial: String,
+    detail: String,
+    #[serde(default)]
+    range: Option<hclspec_protocol::Range>,
+}
+
+/// Reads a details file: one JSON object per line, `{"trial": NAME,
+/// "detail": TEXT, "range": RANGE}` (`range` optional), by trial name.
+fn load_details(path: &Path) -> Result<HashMap<String, Detail>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = HashMap::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let d: Detail = serde_json::from_str(line)
+            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        out.insert(d.trial.clone(), d);
+    }
+    Ok(out)
 }
 
 impl Harness {
@@ -62,6 +93,7 @@ impl Harness {
             dialects: None,
             skips: Vec::new(),
             corpus: None,
+            details: None,
         }
     }
 
@@ -88,6 +120,14 @@ impl Harness {
     /// A skip list file (repeatable).
     pub fn skips(mut self, path: impl AsRef<Path>) -> Harness {
         self.skips.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// A details file (see [`load_details`]'s format): a trial whose
+    /// expectation is an error and that the file names must also give the
+    /// file's error detail, and its range where the file has one.
+    pub fn details(mut self, path: impl AsRef<Path>) -> Harness {
+        self.details = Some(path.as_ref().to_path_buf());
         self
     }
 
@@ -131,6 +171,15 @@ impl Harness {
                 Err(e) => return vec![failing_load(format!("the skip list does not load:\n{e}"))],
             }
         }
+        let details = match &self.details {
+            None => Arc::new(HashMap::new()),
+            Some(path) => match load_details(path) {
+                Ok(d) => Arc::new(d),
+                Err(e) => {
+                    return vec![failing_load(format!("the details file does not load:\n{e}"))]
+                }
+            },
+        };
         let mut trials = vec![Trial::test(LOAD_TRIAL, || Ok(()))];
         for file in &corpus.files {
             if let Some(ds) = &self.dialects {
@@ -151,7 +200,7 @@ impl Harness {
                             || e.pattern.matches(&file.name, &in_profile)
                     });
                     trials.push(
-                        self.trial(file, case, version, unsupported)
+                        self.trial(file, case, version, unsupported, &details)
                             .with_ignored_flag(skipped),
                     );
                 }
@@ -166,8 +215,11 @@ impl Harness {
         case: &Case,
         version: Version,
         unsupported: &Arc<AtomicUsize>,
+        details: &Arc<HashMap<String, Detail>>,
     ) -> Trial {
         let name = case.trial_name(file, version);
+        let details = Arc::clone(details);
+        let trial_name = name.clone();
         let kind = case_kind_label(case);
         let display = file.display.clone();
         let case = case.clone();
@@ -187,7 +239,12 @@ impl Harness {
             let outcome = engine(&request);
             let verdict = compare_at(expect, &outcome, level);
             match verdict {
-                Verdict::Pass => Ok(()),
+                Verdict::Pass => match (&outcome, details.get(&trial_name)) {
+                    (Outcome::Error(e), Some(want)) => judge_detail(e, want).map_err(|why| {
+                        Failed::from(format!("{}{why}", case_header(&display, &case, version)))
+                    }),
+                    _ => Ok(()),
+                },
                 Verdict::Unsupported { .. } => {
                     unsupported.fetch_add(1, Ordering::Relaxed);
                     Ok(())
@@ -198,6 +255,25 @@ impl Harness {
             }
         })
         .with_kind(kind)
+    }
+}
+
+/// Whether an error has the detail, and the range where one is given, of
+/// a details file's entry; else what differs.
+fn judge_detail(got: &ErrorBody, want: &Detail) -> Result<(), String> {
+    if got.detail != want.detail {
+        return Err(format!(
+            "error detail differs from the oracle's\n  expected: {:?}\n  actual:   {:?}",
+            want.detail, got.detail
+        ));
+    }
+    match &want.range {
+        Some(range) if got.range.as_ref() != Some(range) => Err(format!(
+            "error range differs from the oracle's\n  expected: {}\n  actual:   {}",
+            serde_json::to_string(range).unwrap_or_default(),
+            serde_json::to_string(&got.range).unwrap_or_default()
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -226,6 +302,14 @@ fn report_unsupported(unsupported: &AtomicUsize, conclusion: &Conclusion) {
 /// What a failing trial prints: the case, its source and scope, and the
 /// verdict with its diff.
 pub fn failure_message(display: &str, case: &Case, version: Version, verdict: &Verdict) -> String {
+    let mut msg = case_header(display, case, version);
+    msg.push_str(&verdict.to_string());
+    msg
+}
+
+/// The case part of a failing trial's message: its file, id, source and
+/// scope.
+fn case_header(display: &str, case: &Case, version: Version) -> String {
     let mut msg = format!("{display}: {} (HCL {version})\n", case.id);
     msg.push_str(&format!("{} source:\n", case.kind.as_str()));
     for line in case.source.lines() {
@@ -245,6 +329,5 @@ pub fn failure_message(display: &str, case: &Case, version: Version, verdict: &V
             msg.push_str(&format!("    {name} = {}\n", value.to_json()));
         }
     }
-    msg.push_str(&verdict.to_string());
     msg
 }
