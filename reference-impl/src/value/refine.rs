@@ -112,29 +112,6 @@ impl Refinement {
     }
 }
 
-impl PartialEq for Refinement {
-    /// `unknownValRefinement.rawEqual`.
-    fn eq(&self, other: &Refinement) -> bool {
-        let bound_eq = |a: &Option<(Number, bool)>, b: &Option<(Number, bool)>| match (a, b) {
-            (None, None) => true,
-            (Some((x, xi)), Some((y, yi))) => xi == yi && x.cty_equals(y),
-            _ => false,
-        };
-        match (self.get(), other.get()) {
-            (None, None) => true,
-            (Some(a), Some(b)) => {
-                a.not_null == b.not_null
-                    && a.prefix == b.prefix
-                    && bound_eq(&a.lower, &b.lower)
-                    && bound_eq(&a.upper, &b.upper)
-                    && a.min_length == b.min_length
-                    && a.max_length == b.max_length
-            }
-            _ => false,
-        }
-    }
-}
-
 /// `cty.ValueRange`: what is known about any value, known or not. A known
 /// value's range is the value itself (its string is its own prefix, its
 /// number both bounds, its length both length bounds).
