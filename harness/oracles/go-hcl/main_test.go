@@ -93,7 +93,23 @@ func TestHandleLine(t *testing.T) {
 		},
 		{
 			`{"id":"kind","kind":"statement","source":"1"}`,
-			`{"id":"kind","error":{"phase":"request","summary":"kind must be \"expression\", \"template\", \"convert\" or \"body\"","detail":""}}`,
+			`{"id":"kind","error":{"phase":"request","summary":"kind must be \"expression\", \"template\", \"convert\", \"body\", \"variables\", \"body_variables\", \"type\" or \"traversal\"","detail":""}}`,
+		},
+		{
+			`{"id":"refs","kind":"variables","source":"[for k, v in a.b[0] : v + c[\"x\"]]"}`,
+			`{"id":"refs","result":{"type":["set","string"],"value":["a.b[0]","c[\"x\"]"]}}`,
+		},
+		{
+			`{"id":"bodyrefs","kind":"body_variables","source":"dynamic \"b\" {\n for_each = l\n content {\n  y = b.value + w\n }\n}\n","spec":{"block_list":{"type":"b","body":{"attr":{"name":"y"}}}}}`,
+			`{"id":"bodyrefs","result":{"type":["set","string"],"value":["l","w"]}}`,
+		},
+		{
+			`{"id":"type","kind":"type","source":"object({b=optional(number), a=list(any)})"}`,
+			`{"id":"type","result":{"type":"string","value":"object({a=list(any),b=number})"}}`,
+		},
+		{
+			`{"id":"trav","kind":"traversal","source":"a.b[1.5][\"k\"]"}`,
+			`{"id":"trav","result":{"type":"string","value":"a.b[1.5][\"k\"]"}}`,
 		},
 		{
 			`{"id":"notype","kind":"convert","source":"1"}`,
