@@ -24,7 +24,8 @@
 //! skip list (a glob and `# reason` per line, as for `hclspec run --skip`;
 //! `id@1.9` names the case under one profile only) are ignored trials: `cargo test -- --ignored` runs them, to find entries
 //! that can go. An `unsupported` answer passes (an engine may always say
-//! what it does not model) and is counted in a line printed after the run.
+//! what it does not model) and is counted in a line printed after the run,
+//! unless [`Harness::require_answers`] says the engine answers every case.
 //!
 //! Engines are judged on an error's phase and summary only. An engine that
 //! means to give HCL's exact error texts and ranges can also be held to
@@ -57,6 +58,7 @@ pub struct Harness {
     skips: Vec<PathBuf>,
     corpus: Option<PathBuf>,
     details: Option<PathBuf>,
+    answers_required: bool,
 }
 
 /// An error's detail and range as an oracle gave them, for one trial.
@@ -94,6 +96,7 @@ impl Harness {
             skips: Vec::new(),
             corpus: None,
             details: None,
+            answers_required: false,
         }
     }
 
@@ -128,6 +131,14 @@ impl Harness {
     /// file's error detail, and its range where the file has one.
     pub fn details(mut self, path: impl AsRef<Path>) -> Harness {
         self.details = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Fail an `unsupported` answer instead of passing it: for an engine
+    /// that means to answer every case (cases it does not, in the skip
+    /// list).
+    pub fn require_answers(mut self) -> Harness {
+        self.answers_required = true;
         self
     }
 
@@ -225,6 +236,7 @@ impl Harness {
         let case = case.clone();
         let engine = Arc::clone(&self.engine);
         let level = self.level;
+        let answers_required = self.answers_required;
         let unsupported = Arc::clone(unsupported);
         Trial::test(name, move || {
             let Some(expect) = case.expect_for(version) else {
@@ -245,7 +257,7 @@ impl Harness {
                     }),
                     _ => Ok(()),
                 },
-                Verdict::Unsupported { .. } => {
+                Verdict::Unsupported { .. } if !answers_required => {
                     unsupported.fetch_add(1, Ordering::Relaxed);
                     Ok(())
                 }
