@@ -76,9 +76,13 @@ struct Detail {
 fn load_details(path: &Path) -> Result<HashMap<String, Detail>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = HashMap::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let d: Detail = serde_json::from_str(line)
-            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let d: Detail =
+            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
         out.insert(d.trial.clone(), d);
     }
     Ok(out)
@@ -187,7 +191,9 @@ impl Harness {
             Some(path) => match load_details(path) {
                 Ok(d) => Arc::new(d),
                 Err(e) => {
-                    return vec![failing_load(format!("the details file does not load:\n{e}"))]
+                    return vec![failing_load(format!(
+                        "the details file does not load:\n{e}"
+                    ))]
                 }
             },
         };
