@@ -26,7 +26,7 @@ use crate::value::Value;
 
 /// The iterators in scope (`dynblock`'s `iteration`): the innermost one's
 /// name, and the names of those around it.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Iteration {
     name: String,
     inherited: BTreeSet<String>,
@@ -44,6 +44,11 @@ impl Iteration {
             }
         };
         Iteration { name, inherited }
+    }
+
+    /// Whether `root` names this iterator or one around it.
+    fn binds(&self, root: &str) -> bool {
+        root == self.name || self.inherited.contains(root)
     }
 }
 
@@ -71,15 +76,10 @@ fn walk(body: &Body, spec: &Spec, it: Option<&Iteration>, out: &mut Vec<String>)
     let schema = spec.schema();
     for (name, _) in &schema.attributes {
         if let Some(attr) = body.attributes.iter().find(|a| &a.name == name) {
-            let keep =
-                |root: &str| it.is_none_or(|it| root != it.name && !it.inherited.contains(root));
-            references(&attr.expr, keep, out);
+            references(&attr.expr, |root| !it.is_some_and(|it| it.binds(root)), out);
         }
     }
-    // Walked in the body's order; the spec's blocks and `dynamic` ones
-    // interleave as they are written.
     let mut pending: Vec<(&str, &Body, Option<Iteration>)> = Vec::new();
-    let mut found = Vec::new();
     for block in &body.blocks {
         if block.type_name == "dynamic" {
             let [(type_name, _)] = block.labels.as_slice() else {
@@ -95,15 +95,10 @@ fn walk(body: &Body, spec: &Spec, it: Option<&Iteration>, out: &mut Vec<String>)
             };
             let block_it = Iteration::child(it, iterator);
             if let Some(a) = attr("for_each") {
-                references(
-                    &a.expr,
-                    |root| !block_it.inherited.contains(root),
-                    &mut found,
-                );
+                references(&a.expr, |root| !block_it.inherited.contains(root), out);
             }
             if let Some(a) = attr("labels") {
-                let keep = |root: &str| root != block_it.name && !block_it.inherited.contains(root);
-                references(&a.expr, keep, &mut found);
+                references(&a.expr, |root| !block_it.binds(root), out);
             }
             for content in &block.body.blocks {
                 if content.type_name == "content" && content.labels.is_empty() {
@@ -117,7 +112,6 @@ fn walk(body: &Body, spec: &Spec, it: Option<&Iteration>, out: &mut Vec<String>)
             pending.push((block.type_name.as_str(), &block.body, it.cloned()));
         }
     }
-    out.append(&mut found);
     let children = spec.child_block_types();
     for (type_name, child, child_it) in pending {
         if let Some(child_spec) = children.get(type_name) {
