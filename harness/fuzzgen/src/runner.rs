@@ -43,6 +43,9 @@ pub const TRIAGE_ENV: &str = "HCLSPEC_FUZZ_TRIAGE";
 /// input share libFuzzer's per-input cost (a scan of every coverage counter
 /// of a large binary), which is as large as evaluating a few cases.
 pub const GO_CASES_PER_INPUT: usize = 24;
+
+/// The answer for a batch whose Go oracle thread panicked.
+const MSG_GO_THREAD: &str = "the thread talking to the Go oracle panicked";
 pub const HCLRS_CASES_PER_INPUT: usize = 16;
 pub const EVAL_CASES_PER_INPUT: usize = 8;
 pub const TERRAFORM_CASES_PER_INPUT: usize = 8;
@@ -377,25 +380,39 @@ impl Runner {
     }
 
     /// `diff_go`: generated cases, the reference against the Go oracle.
+    /// The oracle answers the batch on a thread of its own while the
+    /// reference evaluates it here, on the fuzzer's thread (and its large
+    /// stack): the two processes use both cores instead of taking turns.
     /// Without a built oracle the input only runs the reference.
     pub fn run_diff_go(&mut self, data: &[u8]) {
         self.stats.inputs += 1;
         let batch = gen_batch_filled(data, Profile::Go, GO_CASES_PER_INPUT, COMPARE_VERSION);
-        let outcomes: Vec<Outcome> = batch
-            .requests
-            .iter()
-            .map(|r| self.reference.outcome(r))
-            .collect();
-        let Some(go) = self.go() else {
-            self.stats.cases += batch.requests.len() as u64;
-            self.stats.skipped += batch.requests.len() as u64;
+        let requests = &batch.requests;
+        self.go();
+        let reference = &self.reference;
+        let (outcomes, answers): (Vec<Outcome>, Option<Vec<Answer>>) = match &mut self.go {
+            GoState::Running(go) => std::thread::scope(|s| {
+                let asked = s.spawn(|| go.evaluate(requests));
+                let outcomes = requests.iter().map(|r| reference.outcome(r)).collect();
+                let answers = asked.join().unwrap_or_else(|_| {
+                    vec![Answer::Poisoned(MSG_GO_THREAD.into()); requests.len()]
+                });
+                (outcomes, Some(answers))
+            }),
+            _ => (
+                requests.iter().map(|r| reference.outcome(r)).collect(),
+                None,
+            ),
+        };
+        let Some(answers) = answers else {
+            self.stats.cases += requests.len() as u64;
+            self.stats.skipped += requests.len() as u64;
             return;
         };
-        let answers = go.evaluate(&batch.requests);
         self.tally(
             Target::DiffGo,
             OracleKind::Go,
-            &batch.requests,
+            requests,
             &outcomes,
             &answers,
         );

@@ -84,6 +84,15 @@ func answerLines(r io.Reader, w io.Writer, answer func(line []byte) ([]byte, err
 				return err
 			}
 		}
+		// The answers wait in out's buffer only while another whole request
+		// is already read (its answer follows at once): one write for a
+		// pipelined batch rather than one per answer, and a harness waiting
+		// for an answer before sending more never stalls.
+		if !lineWaiting(in) {
+			if err := out.Flush(); err != nil {
+				return err
+			}
+		}
 		if readErr != nil { // io.EOF, after the final unterminated line
 			return nil
 		}
@@ -116,14 +125,18 @@ func readLine(in *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 	}
 }
 
-// writeLine writes one line and flushes it, so that a harness waiting for an
-// answer before sending more never stalls.
+// writeLine writes one line into out; answerLines flushes.
 func writeLine(out *bufio.Writer, line []byte) error {
 	if _, err := out.Write(line); err != nil {
 		return err
 	}
-	if err := out.WriteByte('\n'); err != nil {
-		return err
-	}
-	return out.Flush()
+	return out.WriteByte('\n')
+}
+
+// lineWaiting reports whether a whole request line is already read into
+// in's buffer. A partial line does not count: its rest may only come once
+// the client has seen the answers written so far.
+func lineWaiting(in *bufio.Reader) bool {
+	buffered, _ := in.Peek(in.Buffered())
+	return bytes.IndexByte(buffered, '\n') >= 0
 }

@@ -3,8 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -143,8 +147,6 @@ func TestHandleLine(t *testing.T) {
 }
 
 // TestCrashIsReported binds a variable to cty.NilVal, which no request can
-// express and on which cty's operations panic outside cty's own recovery.
-// TestCrashIsReported binds a variable to cty.NilVal, which no request can
 // express and which makes cty panic once the result is written: the recovery
 // around evaluation must turn that into a crash report.
 func TestCrashIsReported(t *testing.T) {
@@ -203,5 +205,88 @@ func TestReadLineLimit(t *testing.T) {
 	line, tooLong, err = readLine(in, 50)
 	if string(line) != "short" || tooLong || err != nil {
 		t.Fatalf("short line: got %q, %v, %v", line, tooLong, err)
+	}
+}
+
+// TestScopeOfTheRequestBefore checks that a request whose scope is the same
+// JSON text as the last one's shares its decoded variables, and that a
+// different scope, a bad one and the first one again are each decoded.
+func TestScopeOfTheRequestBefore(t *testing.T) {
+	ev := newEvaluator()
+	decode := func(line string) *request {
+		t.Helper()
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &fields); err != nil {
+			t.Fatal(err)
+		}
+		req, err := decodeRequest(fields, ev)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		return req
+	}
+	one := `{"id":"a","kind":"expression","source":"x","scope":{"x":{"type":"number","value":1}}}`
+	two := `{"id":"c","kind":"expression","source":"x","scope":{"x":{"type":"number","value":2}}}`
+	a, b := decode(one), decode(strings.Replace(one, `"a"`, `"b"`, 1))
+	if reflect.ValueOf(a.scope).Pointer() != reflect.ValueOf(b.scope).Pointer() {
+		t.Error("the same scope text was decoded twice")
+	}
+	if c := decode(two); !c.scope["x"].RawEquals(cty.NumberIntVal(2)) {
+		t.Errorf("another scope: got %#v", c.scope["x"])
+	}
+	bad := `{"id":"d","kind":"expression","source":"x","scope":{"x":{"type":"number","value":"no"}}}`
+	if got := string(ev.handleLine([]byte(bad)).encode()); !strings.Contains(got, `"phase":"request"`) {
+		t.Errorf("a bad scope after a good one: got %s", got)
+	}
+	if e := decode(one); !e.scope["x"].RawEquals(cty.NumberIntVal(1)) {
+		t.Errorf("the first scope again: got %#v", e.scope["x"])
+	}
+}
+
+// TestAnswersWaitOnlyForWholeLines checks that an answer is written at once
+// when the rest of the input is an unfinished line (a client may finish it
+// only after reading the answer), and that answers to lines read together
+// all arrive.
+func TestAnswersWaitOnlyForWholeLines(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- serve(inR, outW); outW.Close() }()
+	answers := bufio.NewReader(outR)
+	readAnswer := func() string {
+		t.Helper()
+		got := make(chan string, 1)
+		go func() { line, _ := answers.ReadString('\n'); got <- line }()
+		select {
+		case line := <-got:
+			return strings.TrimSuffix(line, "\n")
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer within 10 s")
+			return ""
+		}
+	}
+	req := func(id string) string {
+		return `{"id":"` + id + `","kind":"expression","source":"1"}`
+	}
+	answer := func(id string) string {
+		return `{"id":"` + id + `","result":{"type":"number","value":1}}`
+	}
+	go func() {
+		_, _ = io.WriteString(inW, req("a")+"\n"+req("b")+"\n"+`{"id":"c",`)
+	}()
+	for _, id := range []string{"a", "b"} {
+		if got := readAnswer(); got != answer(id) {
+			t.Fatalf("got %s, want %s", got, answer(id))
+		}
+	}
+	go func() {
+		_, _ = io.WriteString(inW, `"kind":"expression","source":"1"}`+"\n")
+		inW.Close()
+	}()
+	if got := readAnswer(); got != answer("c") {
+		t.Fatalf("got %s, want %s", got, answer("c"))
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -95,6 +95,12 @@ type request struct {
 // evaluator holds what every request shares.
 type evaluator struct {
 	funcs map[string]function.Function
+	// The scope of the last request that had one, by its JSON text: the
+	// requests of a batch often share a scope, and decoding it costs as
+	// much as evaluating the expression. HCL never changes the variables
+	// of an EvalContext, so the decoded map is shared.
+	lastScopeText []byte
+	lastScope     map[string]cty.Value
 }
 
 func newEvaluator() *evaluator {
@@ -126,16 +132,39 @@ func (ev *evaluator) handleLine(line []byte) *response {
 			return &response{ID: id, Unsupported: "the " + dialect + " dialect (this oracle is HCL 2.14)"}
 		}
 	}
-	req, err := decodeRequest(fields)
+	req, err := decodeRequest(fields, ev)
 	if err != nil {
 		return requestError(id, err.Error())
 	}
 	return ev.evaluate(id, req)
 }
 
+// decodeScope decodes a request's scope: a JSON object of typed values.
+func decodeScope(raw json.RawMessage) (map[string]cty.Value, error) {
+	var scope map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &scope); err != nil {
+		return nil, fmt.Errorf("scope must be an object: %v", err)
+	}
+	// Sorted, so that the first bad variable reported is always the same.
+	names := make([]string, 0, len(scope))
+	for name := range scope {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make(map[string]cty.Value, len(names))
+	for _, name := range names {
+		val, err := decodeTypedValue(scope[name])
+		if err != nil {
+			return nil, fmt.Errorf("scope variable %q: %v", name, err)
+		}
+		out[name] = val
+	}
+	return out, nil
+}
+
 // decodeRequest validates the fields of a request object. Unknown fields
 // (such as "hcl_version": this oracle is always HCL 2.14) are ignored.
-func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) {
+func decodeRequest(fields map[string]json.RawMessage, ev *evaluator) (req *request, err error) {
 	// cty's type constructors panic on some inconsistent inputs; those are
 	// malformed requests, not oracle crashes.
 	defer func() {
@@ -175,23 +204,17 @@ func decodeRequest(fields map[string]json.RawMessage) (req *request, err error) 
 	}
 
 	if raw, ok := fields["scope"]; ok && !isJSONNull(raw) {
-		var scope map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &scope); err != nil {
-			return nil, fmt.Errorf("scope must be an object: %v", err)
+		if ev.lastScope != nil && bytes.Equal(raw, ev.lastScopeText) {
+			req.scope = ev.lastScope
+			return req, nil
 		}
-		// Sorted, so that the first bad variable reported is always the same.
-		names := make([]string, 0, len(scope))
-		for name := range scope {
-			names = append(names, name)
+		scope, err := decodeScope(raw)
+		if err != nil {
+			return nil, err
 		}
-		sort.Strings(names)
-		for _, name := range names {
-			val, err := decodeTypedValue(scope[name])
-			if err != nil {
-				return nil, fmt.Errorf("scope variable %q: %v", name, err)
-			}
-			req.scope[name] = val
-		}
+		req.scope = scope
+		ev.lastScopeText = append(ev.lastScopeText[:0], raw...)
+		ev.lastScope = scope
 	}
 	return req, nil
 }
