@@ -147,6 +147,7 @@ impl AllowList {
             truth,
             tested,
             class: d.class,
+            tokens: std::cell::OnceCell::new(),
         };
         self.entries
             .iter()
@@ -161,6 +162,14 @@ struct Facts<'a> {
     truth: &'a Outcome,
     tested: &'a Outcome,
     class: Class,
+    /// The source's tokens, cut once for all the rules that read them.
+    tokens: std::cell::OnceCell<Vec<&'a str>>,
+}
+
+impl<'a> Facts<'a> {
+    fn tokens(&self) -> &[&'a str] {
+        self.tokens.get_or_init(|| tokenize(&self.req.source))
+    }
 }
 
 impl Entry {
@@ -292,7 +301,7 @@ fn rule_holds(rule: Rule, f: &Facts<'_>) -> bool {
             // A negative zero anywhere in the answer: hcl-rs has none.
             let negative_zero =
                 matches!(f.truth, Outcome::Result(tv) if tv.value.to_string().contains("-0"));
-            negative_zero || f64_sensitive(f.req)
+            negative_zero || f64_sensitive_tokens(f.req, f.tokens())
         }
         Rule::UntypedValues => match (f.truth, f.tested) {
             (Outcome::Result(t), Outcome::Result(x)) => converts_to_equal(x, t),
@@ -308,9 +317,7 @@ fn rule_holds(rule: Rule, f: &Facts<'_>) -> bool {
                     && TYPE_ERRORS.iter().any(|p| e.summary.starts_with(p)))
         }
         Rule::UnknownEqualityOrder => {
-            let has_eq = tokenize(&f.req.source)
-                .iter()
-                .any(|t| *t == "==" || *t == "!=");
+            let has_eq = f.tokens().iter().any(|t| *t == "==" || *t == "!=");
             let has_unknown = f.req.scope.values().any(|tv| !tv.unknown.is_empty());
             // The answers agree but for some result being unknown on one
             // side: compare them with every unknown part made null.
@@ -328,18 +335,20 @@ fn rule_holds(rule: Rule, f: &Facts<'_>) -> bool {
         Rule::LineBreaksAndComments => {
             let parse_error =
                 |o: &Outcome| matches!(o, Outcome::Error(e) if e.phase == ErrorPhase::Parse);
-            let toks = tokenize(&f.req.source);
+            let toks = f.tokens();
             let comment = toks.iter().any(|t| matches!(*t, "#" | "/"));
             (parse_error(f.truth) || parse_error(f.tested))
                 && (comment
                     || line_break_outside_heredocs(&f.req.source)
-                    || line_break_in_template_sequence(&toks))
+                    || line_break_in_template_sequence(toks))
         }
         Rule::NonNfcSource => normalize_string(f.req.source.clone()) != f.req.source,
         Rule::HeredocMarkerPrefix => heredoc_marker_prefix(&f.req.source),
         Rule::IteratesObjectConstructor => {
-            let toks: Vec<&str> = tokenize(&f.req.source)
-                .into_iter()
+            let toks: Vec<&str> = f
+                .tokens()
+                .iter()
+                .copied()
                 .filter(|t| !t.trim().is_empty())
                 .collect();
             toks.windows(2).any(|w| w[0] == "in" && w[1] == "{")
@@ -480,7 +489,11 @@ fn sorted(v: &Json) -> Json {
 /// (a product may pass `i64`), or a number (in the source or the scope)
 /// that is not exactly a double of magnitude at most 2^31, or is -0.
 pub fn f64_sensitive(req: &Request) -> bool {
-    let toks = tokenize(&req.source);
+    f64_sensitive_tokens(req, &tokenize(&req.source))
+}
+
+/// [`f64_sensitive`] with the source's tokens already cut.
+fn f64_sensitive_tokens(req: &Request, toks: &[&str]) -> bool {
     if toks.iter().any(|t| *t == "/" || *t == "%") {
         return true;
     }

@@ -9,6 +9,9 @@ const PUNCT: &[&str] = &[
     "::", "[*]", ".*", "\\\"", "\\\\", "\\n",
 ];
 
+/// The first bytes of [`PUNCT`].
+const PUNCT_FIRST: &[u8] = b"$%<.=!>&|~:[\\";
+
 /// Splits `source` into tokens: whitespace runs, identifiers, numbers,
 /// punctuation, and any other single character.
 pub fn tokenize(source: &str) -> Vec<&str> {
@@ -40,8 +43,14 @@ fn token_len(rest: &str, first: u8) -> usize {
     if first.is_ascii_digit() {
         return number_len(rest.as_bytes());
     }
-    if let Some(p) = PUNCT.iter().find(|p| rest.starts_with(**p)) {
-        return p.len();
+    // Byte by byte rather than `starts_with`: libFuzzer's hook on every
+    // memcmp made the tokenizer 8% of diff_hclrs's time.
+    if PUNCT_FIRST.contains(&first) {
+        let starts =
+            |p: &str| rest.len() >= p.len() && p.bytes().zip(rest.bytes()).all(|(a, b)| a == b);
+        if let Some(p) = PUNCT.iter().find(|p| starts(p)) {
+            return p.len();
+        }
     }
     rest.chars().next().map_or(1, char::len_utf8)
 }
@@ -94,6 +103,13 @@ pub fn groups(toks: &[&str]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_punctuation_starts_with_a_listed_byte() {
+        for p in PUNCT {
+            assert!(PUNCT_FIRST.contains(&p.as_bytes()[0]), "{p}");
+        }
+    }
 
     #[test]
     fn tokens_cover_the_source() {
