@@ -44,8 +44,10 @@ pub const TRIAGE_ENV: &str = "HCLSPEC_FUZZ_TRIAGE";
 /// of a large binary), which is as large as evaluating a few cases.
 pub const GO_CASES_PER_INPUT: usize = 24;
 
-/// The answer for a batch whose Go oracle thread panicked.
-const MSG_GO_THREAD: &str = "the thread talking to the Go oracle panicked";
+/// The stack of the thread the reference evaluates `diff_go`'s batches on:
+/// the main thread's usual size (the reference grows its stack itself
+/// where it recurses deeply).
+const REFERENCE_STACK: usize = 8 << 20;
 pub const HCLRS_CASES_PER_INPUT: usize = 16;
 pub const EVAL_CASES_PER_INPUT: usize = 8;
 pub const TERRAFORM_CASES_PER_INPUT: usize = 8;
@@ -380,29 +382,34 @@ impl Runner {
     }
 
     /// `diff_go`: generated cases, the reference against the Go oracle.
-    /// The oracle answers the batch on a thread of its own while the
-    /// reference evaluates it here, on the fuzzer's thread (and its large
-    /// stack): the two processes use both cores instead of taking turns.
-    /// Without a built oracle the input only runs the reference.
+    /// The reference evaluates the batch on a thread of its own while this
+    /// one talks to the oracle, so that the two processes use both cores
+    /// instead of taking turns. (The other way round, the thread that
+    /// writes the requests was started on the core the reference kept busy
+    /// and mostly ran only once the reference was done.) Without a built
+    /// oracle the input only runs the reference.
     pub fn run_diff_go(&mut self, data: &[u8]) {
         self.stats.inputs += 1;
         let batch = gen_batch_filled(data, Profile::Go, GO_CASES_PER_INPUT, COMPARE_VERSION);
         let requests = &batch.requests;
         self.go();
         let reference = &self.reference;
+        let evaluate =
+            || -> Vec<Outcome> { requests.iter().map(|r| reference.outcome(r)).collect() };
         let (outcomes, answers): (Vec<Outcome>, Option<Vec<Answer>>) = match &mut self.go {
             GoState::Running(go) => std::thread::scope(|s| {
-                let asked = s.spawn(|| go.evaluate(requests));
-                let outcomes = requests.iter().map(|r| reference.outcome(r)).collect();
-                let answers = asked.join().unwrap_or_else(|_| {
-                    vec![Answer::Poisoned(MSG_GO_THREAD.into()); requests.len()]
-                });
+                let evaluating = std::thread::Builder::new()
+                    .name("hclspec-reference".into())
+                    .stack_size(REFERENCE_STACK)
+                    .spawn_scoped(s, evaluate);
+                let answers = go.evaluate(requests);
+                let outcomes = match evaluating {
+                    Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    Err(_) => evaluate(),
+                };
                 (outcomes, Some(answers))
             }),
-            _ => (
-                requests.iter().map(|r| reference.outcome(r)).collect(),
-                None,
-            ),
+            _ => (evaluate(), None),
         };
         let Some(answers) = answers else {
             self.stats.cases += requests.len() as u64;
