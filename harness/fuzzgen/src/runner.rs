@@ -43,15 +43,15 @@ pub const TRIAGE_ENV: &str = "HCLSPEC_FUZZ_TRIAGE";
 /// input share libFuzzer's per-input cost (a scan of every coverage counter
 /// of a large binary), which is as large as evaluating a few cases.
 pub const GO_CASES_PER_INPUT: usize = 24;
+pub const HCLRS_CASES_PER_INPUT: usize = 16;
+pub const EVAL_CASES_PER_INPUT: usize = 8;
+pub const TERRAFORM_CASES_PER_INPUT: usize = 8;
+pub const HIL_CASES_PER_INPUT: usize = 8;
 
 /// The stack of the thread the reference evaluates `diff_go`'s batches on:
 /// the main thread's usual size (the reference grows its stack itself
 /// where it recurses deeply).
 const REFERENCE_STACK: usize = 8 << 20;
-pub const HCLRS_CASES_PER_INPUT: usize = 16;
-pub const EVAL_CASES_PER_INPUT: usize = 8;
-pub const TERRAFORM_CASES_PER_INPUT: usize = 8;
-pub const HIL_CASES_PER_INPUT: usize = 8;
 
 /// Cases kept from input to input until a Terraform oracle answers them
 /// together: one `terraform plan` (or 0.11 `apply`) costs far more than a
