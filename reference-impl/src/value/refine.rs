@@ -40,7 +40,7 @@ use std::cmp::Ordering;
 
 use super::Value;
 use crate::number::Number;
-use crate::text::grapheme_clusters;
+use crate::text::grapheme_clusters_before_more;
 use crate::types::Type;
 
 /// cty's "no upper bound" on a collection's length: Go's `math.MaxInt`.
@@ -473,9 +473,16 @@ pub(crate) fn safe_known_prefix_cut(valid: &str) -> String {
     }
 }
 
-/// The grapheme-cluster step of `ctystrings.SafeKnownPrefix`.
+/// The grapheme-cluster step of `ctystrings.SafeKnownPrefix`. Its scan
+/// says more text may follow, so it stops before a line feed or a lone
+/// carriage return, and the prefix ends there, whatever follows.
 fn without_last_cluster(prefix: String) -> String {
-    let Some(last) = grapheme_clusters(&prefix).last().copied() else {
+    let (clusters, stopped) = grapheme_clusters_before_more(&prefix);
+    if stopped {
+        let scanned = clusters.iter().map(|c| c.len()).sum();
+        return prefix[..scanned].to_string();
+    }
+    let Some(last) = clusters.last().copied() else {
         return prefix;
     };
     let start = prefix.len() - last.len();
@@ -523,6 +530,13 @@ mod tests {
             ("é", ""),
             ("e\u{301}x", "é"),
             ("", ""),
+            // The scan stops before a line feed or a lone carriage return.
+            ("\n\n ", ""),
+            ("ab\ncd-", "ab"),
+            ("a.\rb-", "a."),
+            // A last letter is cut by the normalization step first.
+            ("a\nb", "a\n"),
+            ("a\r\nb-", "a\r\nb-"),
         ] {
             assert_eq!(safe_known_prefix(prefix), want, "{prefix:?}");
         }
