@@ -39,8 +39,10 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     }
 
     // An unknown value upgraded to a tuple still has its `each` expression
-    // checked, but the result stays unknown: it might turn out null.
-    let upgraded_unknown = auto_upgrade && !source_val.is_known();
+    // checked, but the result stays unknown: it might turn out null. One
+    // refined as not null (HCL 2.17+) is upgraded as a known value is.
+    let upgraded_unknown =
+        auto_upgrade && !source_val.is_known() && !source_val.definitely_not_null();
     let (source_val, source_ty) = if auto_upgrade {
         (Value::tuple(vec![source_val]), Type::Tuple(vec![source_ty]))
     } else {
