@@ -308,6 +308,23 @@ impl Value {
     }
 }
 
+impl Refinement {
+    /// The refinement as go-cty's msgpack encoding carries it: its number
+    /// bounds as [`Number::through_msgpack`] gives them.
+    pub fn through_msgpack(&self) -> Refinement {
+        let Some(r) = &self.0 else {
+            return Refinement(None);
+        };
+        let bound =
+            |b: &Option<(Number, bool)>| b.as_ref().map(|(n, inc)| (n.through_msgpack(), *inc));
+        Refinement(Some(Box::new(Refined {
+            lower: bound(&r.lower),
+            upper: bound(&r.upper),
+            ..(**r).clone()
+        })))
+    }
+}
+
 /// `cty.RefinementBuilder`.
 #[derive(Debug)]
 pub struct RefinementBuilder {
