@@ -54,6 +54,7 @@ pub fn convert_source(
     let expr = parser::parse_expression_as(source, ctx.version)?;
     let type_expr = parser::parse_expression_as(type_source, ctx.version)?;
     convert::with_messages_of(ctx.version, || convert_parsed(&expr, &type_expr, ctx))
+        .map(|v| as_answered(v, ctx.version))
 }
 
 /// [`convert_source`] once both sources are parsed.
@@ -120,5 +121,17 @@ pub fn evaluate_source(
         SourceKind::Expression => parser::parse_expression_as(source, ctx.version)?,
         SourceKind::Template => parser::parse_template_as(source, ctx.version)?,
     };
-    eval::evaluate(&expr, ctx)
+    eval::evaluate(&expr, ctx).map(|v| as_answered(v, ctx.version))
+}
+
+/// A result as the profile's implementation gives it: Terraform gives the
+/// value its plan holds, through go-cty's msgpack encoding
+/// ([`Value::through_msgpack`]), so that `log(2, 10) - length("")`, exact
+/// at precision 64 (`0.3010299956639811425`), is the float64 it holds
+/// (`0.30102999566398114`). HCL 2.14.1 gives the value itself.
+fn as_answered(value: Value, version: HclVersion) -> Value {
+    match version {
+        HclVersion::V2_14 => value,
+        HclVersion::Terraform(_) => value.through_msgpack(),
+    }
 }

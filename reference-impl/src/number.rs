@@ -348,6 +348,23 @@ impl Number {
         let b = base.to_f64_checked().ok_or(MathFnError::OutOfRange(1))?;
         Number::try_from_f64(gomath::log(x) / gomath::log(b)).map_err(|_| MathFnError::NotANumber)
     }
+    /// The number as go-cty's msgpack encoding carries it, and so as
+    /// Terraform's plan holds a result (`msgpack.Marshal`, then
+    /// `Unmarshal`): a number that is not an integer but that a float64
+    /// holds exactly is written as that float64 and read back with
+    /// `cty.NumberFloatVal`, at precision 53, whose text is the float64's
+    /// shortest decimal. The value is the same; only its precision, and so
+    /// its text, changes. Integers (written as an int64 or as text) and
+    /// numbers a float64 does not hold (written as text and read back at
+    /// precision 512, which gives back the same text) keep theirs.
+    pub fn through_msgpack(&self) -> Number {
+        if self.form == Form::Finite && !self.is_integer() {
+            if let (v, true) = self.to_f64_acc() {
+                return Number::from_f64(v);
+            }
+        }
+        self.clone()
+    }
     /// `big.Float.Text('f', -1)`: the shortest decimal that round-trips at
     /// this number's precision; infinities as `+Inf` / `-Inf`.
     pub fn text(&self) -> String {

@@ -255,11 +255,16 @@ pub enum Feature {
     /// `nonsensitive` of a known value that is not sensitive gives the
     /// value (before, an error: the call is redundant).
     NonsensitiveOfPlainValues,
+    /// A nested splat whose results over a list or set have different
+    /// types is an error (hashicorp/hcl PR 724, in HCL 2.24 and in the
+    /// 2.23.1 pre-release of Terraform 1.12; before, cty's `ListVal`
+    /// panicked).
+    NestedSplatTypesChecked,
 }
 
 impl Feature {
     /// Every feature, in the order the changelog tells them.
-    pub const ALL: [Feature; 24] = [
+    pub const ALL: [Feature; 25] = [
         Feature::NamespacedFunctions,
         Feature::ShortCircuitLogic,
         Feature::UnknownConditionOfNulls,
@@ -284,6 +289,7 @@ impl Feature {
         Feature::IsSensitiveUnknown,
         Feature::TemplateFileMarkedPath,
         Feature::NonsensitiveOfPlainValues,
+        Feature::NestedSplatTypesChecked,
     ];
 
     /// The behaviour in a sentence, for the changelog.
@@ -313,6 +319,7 @@ impl Feature {
             NonsensitiveOfPlainValues => "`nonsensitive` of a value that is not sensitive gives the value: `nonsensitive(\"x\")` is \"x\" (before, \"Invalid function argument\": \"the given value is not sensitive, so this call is redundant\"; an unknown value passed).",
             TemplateFileMarkedPath => "`templatefile` takes a sensitive path, and its result is sensitive (before, Terraform's implementation panicked: \"Error in function call\", \"panic in function implementation: value is marked, so must be unmarked first\").",
             IsSensitiveUnknown => "`issensitive` of an unknown value that is not sensitive is unknown, since the value may turn out sensitive (before, `false`).",
+            NestedSplatTypesChecked => "A nested splat over a list or set whose inner results have different types is the error \"Invalid nested splat expressions\": `[null, {a = 1}]`, converted to a list of objects, `[*].*` gives an empty tuple for the null and a one-element tuple for the object (before, Terraform crashed: \"panic: inconsistent list element types\").",
             TemplateStringNullChecked => "`templatestring` of a template whose result is null is the error \"Template result is null\"; in 1.9 and 1.10 Terraform crashes (\"panic: refining null value as non-null\").",
         }
     }
@@ -340,6 +347,8 @@ impl Feature {
                 v == V1_10 || v >= V1_12
             }
             UnknownObjectAttributeChecked => v >= V1_13,
+            // Terraform 1.12's pre-release of HCL 2.23.1 has the check.
+            NestedSplatTypesChecked => v >= V1_12,
             ForConditionBeforeUnknownCollection => v >= V1_10,
             UnknownConditionOfNulls
             | TryEvaluatesUnknowns

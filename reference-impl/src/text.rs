@@ -47,6 +47,7 @@ pub(crate) use case::{simple_case, simple_fold, to_title};
 pub(crate) use go_norm::last_boundary as nfc_last_boundary;
 pub(crate) use grapheme::count as grapheme_count;
 pub(crate) use grapheme_split::clusters as grapheme_clusters;
+pub(crate) use grapheme_split::clusters_before_more as grapheme_clusters_before_more;
 
 /// The Unicode version of the tables the text functions use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

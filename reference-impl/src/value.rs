@@ -98,6 +98,41 @@ pub enum PathStep {
 }
 
 impl Value {
+    /// The value as Terraform's plan holds it, which is how Terraform
+    /// gives a result: go-cty's msgpack encoding changes the precision of
+    /// some numbers ([`Number::through_msgpack`]), in the value and in the
+    /// bounds of its unknown parts. A set keeps its order: the plan lists
+    /// it as the value encoded orders it.
+    pub fn through_msgpack(&self) -> Value {
+        let all = |items: &[Value]| items.iter().map(Value::through_msgpack).collect();
+        let each = |items: &BTreeMap<String, Value>| {
+            items
+                .iter()
+                .map(|(k, v)| (k.clone(), v.through_msgpack()))
+                .collect()
+        };
+        match self {
+            Value::Number(n) => Value::Number(n.through_msgpack()),
+            Value::Unknown(ty, r) => Value::Unknown(ty.clone(), r.through_msgpack()),
+            Value::List { elem, items } => Value::List {
+                elem: elem.clone(),
+                items: all(items),
+            },
+            Value::Set { elem, items } => Value::Set {
+                elem: elem.clone(),
+                items: all(items),
+            },
+            Value::Map { elem, items } => Value::Map {
+                elem: elem.clone(),
+                items: each(items),
+            },
+            Value::Tuple(items) => Value::Tuple(all(items)),
+            Value::Object(items) => Value::Object(each(items)),
+            Value::Marked(inner) => Value::Marked(Box::new(inner.through_msgpack())),
+            Value::Null(_) | Value::Bool(_) | Value::String(_) => self.clone(),
+        }
+    }
+
     /// `cty.StringVal`: NFC-normalizes.
     pub fn string(s: impl Into<String>) -> Value {
         Value::String(normalize_string(s.into()))

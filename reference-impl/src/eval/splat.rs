@@ -3,8 +3,9 @@
 use super::{Diags, Evaluated, Evaluator};
 use crate::ast::{Expr, ExprKind};
 use crate::error::{Error, Span};
+use crate::goquote::go_syntax_type;
 use crate::types::Type;
-use crate::value::Value;
+use crate::value::{element_type, Value};
 use crate::Feature;
 
 /// Mirrors `hclsyntax.SplatExpr.Value`.
@@ -39,8 +40,10 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
     }
 
     // An unknown value upgraded to a tuple still has its `each` expression
-    // checked, but the result stays unknown: it might turn out null.
-    let upgraded_unknown = auto_upgrade && !source_val.is_known();
+    // checked, but the result stays unknown: it might turn out null. One
+    // refined as not null (HCL 2.17+) is upgraded as a known value is.
+    let upgraded_unknown =
+        auto_upgrade && !source_val.is_known() && !source_val.definitely_not_null();
     let (source_val, source_ty) = if auto_upgrade {
         (Value::tuple(vec![source_val]), Type::Tuple(vec![source_ty]))
     } else {
@@ -85,20 +88,40 @@ pub(super) fn splat<'a>(ev: &mut Evaluator<'a>, source: &'a Expr, each: &'a Expr
                 return (Value::list(elem, Vec::new()).mark_if(marked), diags);
             }
             // As `cty.ListVal`: results of the dynamic type (an unknown or
-            // null of unknown type) take the others' element type.
-            match Value::list_of(vals) {
-                Some(list) => (list.mark_if(marked), diags),
-                None => {
-                    // cty would panic here; no expression HCL's parser
-                    // produces is known to get here.
-                    diags.push(Error::eval(
-                        "Inconsistent list element types",
-                        "The splat results do not all have the same type.",
-                        each.span,
-                    ));
-                    (Value::dynamic_unknown(), diags)
-                }
+            // null of unknown type) take the others' element type. A
+            // nested splat can give results of different types (`[]` for
+            // a null element, a one-element tuple for another).
+            let (first, other) = match element_type(&vals) {
+                Ok(elem) => return (Value::list(elem, vals).mark_if(marked), diags),
+                Err(types) => types,
+            };
+            let version = ev.version();
+            if version.has(Feature::NestedSplatTypesChecked) {
+                diags.push(Error::eval(
+                    "Invalid nested splat expressions",
+                    "The second level of splat expression produced elements of different types, so it isn't possible to construct a valid list to represent the top-level result.\n\nConsider using a for expression instead, to produce a tuple-typed result which can therefore have non-homogenous element types.",
+                    each.span,
+                ));
+            } else if let Some(release) = version.terraform() {
+                // `cty.ListVal` panics, and the process ends.
+                diags.push(Error::crash(
+                    release.release(),
+                    format!(
+                        "panic: inconsistent list element types ({} then {})",
+                        go_syntax_type(&first),
+                        go_syntax_type(&other)
+                    ),
+                    each.span,
+                ));
+            } else {
+                // HCL 2.14.1 panics too; the reference answers an error.
+                diags.push(Error::eval(
+                    "Inconsistent list element types",
+                    "The splat results do not all have the same type.",
+                    each.span,
+                ));
             }
+            (Value::dynamic_unknown(), diags)
         }
         _ => (Value::tuple(vals).mark_if(marked), diags),
     }

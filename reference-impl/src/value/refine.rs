@@ -40,7 +40,7 @@ use std::cmp::Ordering;
 
 use super::Value;
 use crate::number::Number;
-use crate::text::grapheme_clusters;
+use crate::text::grapheme_clusters_before_more;
 use crate::types::Type;
 
 /// cty's "no upper bound" on a collection's length: Go's `math.MaxInt`.
@@ -308,6 +308,23 @@ impl Value {
     }
 }
 
+impl Refinement {
+    /// The refinement as go-cty's msgpack encoding carries it: its number
+    /// bounds as [`Number::through_msgpack`] gives them.
+    pub fn through_msgpack(&self) -> Refinement {
+        let Some(r) = &self.0 else {
+            return Refinement(None);
+        };
+        let bound =
+            |b: &Option<(Number, bool)>| b.as_ref().map(|(n, inc)| (n.through_msgpack(), *inc));
+        Refinement(Some(Box::new(Refined {
+            lower: bound(&r.lower),
+            upper: bound(&r.upper),
+            ..(**r).clone()
+        })))
+    }
+}
+
 /// `cty.RefinementBuilder`.
 #[derive(Debug)]
 pub struct RefinementBuilder {
@@ -473,9 +490,16 @@ pub(crate) fn safe_known_prefix_cut(valid: &str) -> String {
     }
 }
 
-/// The grapheme-cluster step of `ctystrings.SafeKnownPrefix`.
+/// The grapheme-cluster step of `ctystrings.SafeKnownPrefix`. Its scan
+/// says more text may follow, so it stops before a line feed or a lone
+/// carriage return, and the prefix ends there, whatever follows.
 fn without_last_cluster(prefix: String) -> String {
-    let Some(last) = grapheme_clusters(&prefix).last().copied() else {
+    let (clusters, stopped) = grapheme_clusters_before_more(&prefix);
+    if stopped {
+        let scanned = clusters.iter().map(|c| c.len()).sum();
+        return prefix[..scanned].to_string();
+    }
+    let Some(last) = clusters.last().copied() else {
         return prefix;
     };
     let start = prefix.len() - last.len();
@@ -523,6 +547,13 @@ mod tests {
             ("é", ""),
             ("e\u{301}x", "é"),
             ("", ""),
+            // The scan stops before a line feed or a lone carriage return.
+            ("\n\n ", ""),
+            ("ab\ncd-", "ab"),
+            ("a.\rb-", "a."),
+            // A last letter is cut by the normalization step first.
+            ("a\nb", "a\n"),
+            ("a\r\nb-", "a\r\nb-"),
         ] {
             assert_eq!(safe_known_prefix(prefix), want, "{prefix:?}");
         }
