@@ -64,6 +64,8 @@ class EngineTest(unittest.TestCase):
             {"id": "conv-scope-bad", "kind": "convert", "type": "number", "source": "x",
              "scope": {"x": {"type": "string", "value": "a"}}},
             expr("big", "12345678901234567890123 * 10 + pow(2, 100)"),
+            expr("inf-sensitive", "x / 0", {"x": {"type": "number", "value": 2,
+                                                  "sensitive": [[]]}}),
         ]
         cls.answers = {a["id"]: a for a in run_engine(requests)}
         cls.order = [a["id"] for a in run_engine(requests)]
@@ -118,6 +120,8 @@ class EngineTest(unittest.TestCase):
 
     def test_infinity(self):
         self.assertEqual(self.result("inf"), {"type": "number", "value": "-Infinity"})
+        self.assertEqual(self.result("inf-sensitive"),
+                         {"type": "number", "value": "Infinity", "sensitive": [[]]})
 
     def test_sensitive_marks(self):
         result = self.result("sensitive")

@@ -160,9 +160,13 @@ def _probe_infinities(pending, errors):
 
 
 def _probed(typed):
-    """The answer of an infinity probe."""
+    """The answer of an infinity probe. The probe's text is sensitive exactly when the number
+    it compares is, so its marks are the number's."""
     if typed["value"] in ("Infinity", "-Infinity"):
-        return {"result": {"type": "number", "value": typed["value"]}}
+        result = {"type": "number", "value": typed["value"]}
+        if typed.get("sensitive"):
+            result["sensitive"] = typed["sensitive"]
+        return {"result": result}
     return {"unsupported": "Terraform cannot save an infinite number inside a structure"}
 
 
