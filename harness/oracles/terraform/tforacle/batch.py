@@ -35,6 +35,8 @@ AMBIGUOUS_NUMBER = ("this Terraform's plan does not tell the digits of a whole n
                     "int64 inside a structure")
 # How a plan that cannot be saved because of an infinite number names the output.
 INFINITE_OUTPUT = re.compile(r'output value "(c[0-9]+)": cannot serialize infinity')
+# cty's text of the infinities (`big.Float.Text`), as an infinity probe gives them.
+INFINITY_TEXTS = {"+Inf": "Infinity", "-Inf": "-Infinity"}
 
 
 class Answers(dict):
@@ -160,10 +162,10 @@ def _probe_infinities(pending, errors):
 
 
 def _probed(typed):
-    """The answer of an infinity probe. The probe's text is sensitive exactly when the number
-    it compares is, so its marks are the number's."""
-    if typed["value"] in ("Infinity", "-Infinity"):
-        result = {"type": "number", "value": typed["value"]}
+    """The answer of an infinity probe, whose text has the number's marks."""
+    infinity = INFINITY_TEXTS.get(typed["value"])
+    if infinity is not None:
+        result = {"type": "number", "value": infinity}
         if typed.get("sensitive"):
             result["sensitive"] = typed["sensitive"]
         return {"result": result}

@@ -52,9 +52,11 @@ UNKNOWN_RESOURCE = 'resource "terraform_data" "hclspec_unknown" {\n  input = "un
 UNKNOWN_EXPR = "jsondecode(terraform_data.hclspec_unknown.output)"
 UNDECLARED_PREFIX = "local.hclspec_undefined."
 SHARED_FILE = ("hclspec.tf", "locals {\n  hclspec_undefined = {}\n}\n")
-# The output of an infinity probe: the infinity as a string, or "finite".
-PROBE_INFINITY = ('({v} == pow(2, 1e10) ? "Infinity" : {v} == -pow(2, 1e10) ? "-Infinity" : '
-                  '"finite")')
+# The output of an infinity probe: cty's text of the infinity ("+Inf" or "-Inf"), or "finite"
+# when the infinity is inside a structure, which `tostring` refuses. A function call keeps its
+# argument's marks in every release, where a conditional on a sensitive condition gives an
+# unmarked result before Terraform 1.10.
+PROBE_INFINITY = 'try(tostring({v}), "finite")'
 # The output of a number-text probe: cty's text of a number (every digit of a 512-bit integer,
 # the shortest decimal of a float64 result), which a plan of Terraform before 1.9 may not
 # tell (`cty.AMBIGUOUS_WHOLE`).
