@@ -66,6 +66,8 @@ class EngineTest(unittest.TestCase):
             expr("big", "12345678901234567890123 * 10 + pow(2, 100)"),
             expr("inf-sensitive", "x / 0", {"x": {"type": "number", "value": 2,
                                                   "sensitive": [[]]}}),
+            expr("binary-power", "0.5 % (1 / 100)"),
+            expr("binary-power-inside", "[pow(2, -513)]"),
         ]
         cls.answers = {a["id"]: a for a in run_engine(requests)}
         cls.order = [a["id"] for a in run_engine(requests)]
@@ -122,6 +124,12 @@ class EngineTest(unittest.TestCase):
         self.assertEqual(self.result("inf"), {"type": "number", "value": "-Infinity"})
         self.assertEqual(self.result("inf-sensitive"),
                          {"type": "number", "value": "Infinity", "sensitive": [[]]})
+
+    def test_float_text_of_a_power_of_two(self):
+        # 2 ** -513: Go's text at precision 53, one digit shorter than the float's repr.
+        self.assertEqual(exactjson.dumps(self.result("binary-power")),
+                         '{"type":"number","value":3.729170365600103E-155}')
+        self.assertIn("unsupported", self.answers["binary-power-inside"])
 
     def test_sensitive_marks(self):
         result = self.result("sensitive")

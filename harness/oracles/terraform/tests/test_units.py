@@ -244,6 +244,15 @@ class DecodePlannedTest(unittest.TestCase):
              {"type": ["list", "number"],
               "value": [decimal.Decimal("1.8446744073709552E+19"), decimal.Decimal("2.5"),
                         2 ** 62], "ambiguous": [[0]]}),
+            # Powers of two and subnormals whose Go text may not be their repr; 0.5 and
+            # 2 ** -10 are short enough either way.
+            ('["list","number"]', [0.5, 2.0 ** -10, 2.0 ** -513, -(2.0 ** -513), 5e-324, 0.3],
+             {"type": ["list", "number"],
+              "value": [decimal.Decimal("0.5"), decimal.Decimal("0.0009765625"),
+                        decimal.Decimal("3.7291703656001034e-155"),
+                        decimal.Decimal("-3.7291703656001034e-155"),
+                        decimal.Decimal("5e-324"), decimal.Decimal("0.3")],
+              "ambiguous": [[2], [3], [4]]}),
             ('["list","string"]', ["a", UNKNOWN_EXT],
              {"type": ["list", "string"], "value": ["a", None], "unknown": [[1]]}),
             ('["object",{"a":"bool","b":"dynamic"}]', {"a": REFINED_EXT, "b": None},

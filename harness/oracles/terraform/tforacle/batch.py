@@ -31,8 +31,8 @@ STATE_FILE = "terraform.tfstate"
 # Every round answers at least one case or stops, so this only bounds a misbehaving Terraform.
 MAX_ROUNDS = 8
 SCOPE_SUMMARY = "Terraform could not build the case's scope value"
-AMBIGUOUS_NUMBER = ("this Terraform's plan does not tell the digits of a whole number beyond "
-                    "int64 inside a structure")
+AMBIGUOUS_NUMBER = ("this Terraform's plan does not tell the digits of a number inside a "
+                    "structure (a whole number beyond int64, a power of two below 1, or a subnormal float64)")
 # How a plan that cannot be saved because of an infinite number names the output.
 INFINITE_OUTPUT = re.compile(r'output value "(c[0-9]+)": cannot serialize infinity')
 # cty's text of the infinities (`big.Float.Text`), as an infinity probe gives them.
@@ -128,13 +128,16 @@ def _rounds(cases, terraform, scratch, base_dir, apply):
 
 def _number_texts(cases, planned, terraform, scratch, base_dir):
     """Answers for the cases whose planned number results the plan did not determine
-    (`cty.AMBIGUOUS_WHOLE`), from a run of each as a number-text probe; one inside a
-    structure, or in a case that writes its own file, is not probed."""
+    (`cty.AMBIGUOUS_WHOLE`, `cty._go_text_unsure`), from a run of each as a number-text probe
+    (a whole number) or a float-text probe; one inside a structure, or in a case that writes
+    its own file, is not probed."""
     answers = {}
     probes = []
     for case in cases:
         if planned[case.name]["ambiguous"] == [[]] and case.own_file is None:
-            case.probe = "number text"
+            value = planned[case.name]["value"]
+            case.probe = ("number text" if value == value.to_integral_value()
+                          else "float text")
             probes.append(case)
         else:
             answers[case.name] = {"unsupported": AMBIGUOUS_NUMBER}

@@ -20,8 +20,11 @@ an identifier (type constraints only take identifiers), and a sensitive mark ins
 set or map (conversion moves such marks onto the whole collection).
 """
 import decimal
+import fractions
 import json
+import math
 import re
+import sys
 
 import msgpack
 
@@ -42,6 +45,13 @@ UNKNOWN_EXT = (0, 0x0C)
 # (`pow(2, 200)`, whose text is the shortest float64 decimal): which, the plan does not say.
 # Later versions write such a number as its text.
 AMBIGUOUS_WHOLE = 2 ** 63
+# A number that is not whole is written as a float64 when one holds it exactly, and read back
+# at precision 53. Go's text of it (`big.Float.Text('f', -1)`) is the shortest decimal within
+# half a unit of the last place either side, which is Python's repr of the float except at a
+# power of two, where the float64 below is closer, so repr may need one more digit than Go
+# gives (2 ** -513: Go `3.729170365600103e-155`, repr `3.7291703656001034e-155`), and at a
+# subnormal, which Go holds with more bits than the float64 has (2 ** -1074: Go
+# `4.940656458412465e-324`, repr `5e-324`). Such a number's text is asked of Terraform too.
 
 
 class Inexpressible(Exception):
@@ -353,7 +363,7 @@ def _wrapped(val):
 def decode_planned(data):
     """A protocol typed value (without sensitive paths) from cty's msgpack encoding of a value
     against the dynamic pseudo-type. The paths of numbers whose text the encoding does not
-    determine (see `AMBIGUOUS_WHOLE`) are under `ambiguous`: not a protocol field."""
+    determine (see `AMBIGUOUS_WHOLE` and `_go_text_unsure`) are under `ambiguous`: not a protocol field."""
     raw = msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext,
                           use_list=True)
     if isinstance(raw, Unknown):
@@ -422,7 +432,8 @@ def _from_msgpack(ty, raw, path, unknown, refinements, ambiguous):
     if raw is None:
         return None
     if ty == "number":
-        if isinstance(raw, float) and raw.is_integer() and abs(raw) >= AMBIGUOUS_WHOLE:
+        if isinstance(raw, float) and (raw.is_integer() and abs(raw) >= AMBIGUOUS_WHOLE
+                                       or _go_text_unsure(raw)):
             ambiguous.append(list(path))
         return _number(raw)
     if ty in PRIMITIVES:
@@ -441,6 +452,33 @@ def _from_msgpack(ty, raw, path, unknown, refinements, ambiguous):
     return {k: _from_msgpack(inner[k], raw[k], path + [k], *parts) for k in inner}
 
 
+def _go_text_unsure(raw):
+    """Whether Go's text of a float that is not whole, read back at precision 53, may not be
+    its repr (see the note at `AMBIGUOUS_WHOLE`): a power of two, where a shorter decimal may
+    lie within half a unit of the last place above it, below it; or a subnormal, whose 53 bits
+    of precision are finer than the float64's and need more digits."""
+    if raw.is_integer() or not math.isfinite(raw):
+        return False
+    magnitude = abs(raw)
+    mantissa, exponent = math.frexp(magnitude)
+    if mantissa != 0.5 and magnitude >= sys.float_info.min:
+        return False
+    exact = fractions.Fraction(magnitude)
+    # Half a unit of the last place at precision 53, for a mantissa in [0.5, 1).
+    half_ulp = fractions.Fraction(2) ** (exponent - 54)
+    shortest = decimal.Decimal(repr(magnitude))
+    if abs(fractions.Fraction(shortest) - exact) >= half_ulp:
+        return True
+    with decimal.localcontext() as ctx:
+        for digits in range(1, len(shortest.as_tuple().digits)):
+            ctx.prec = digits
+            for rounding in (decimal.ROUND_FLOOR, decimal.ROUND_CEILING):
+                ctx.rounding = rounding
+                if abs(fractions.Fraction(+decimal.Decimal(magnitude)) - exact) <= half_ulp:
+                    return True
+    return False
+
+
 def _number(raw):
     """cty's msgpack number: an int, a float64 holding the exact value, or the exact decimal
     text (`big.Float.Text('f', -1)`)."""
@@ -453,10 +491,9 @@ def _number(raw):
             return "Infinity"
         if raw == float("-inf"):
             return "-Infinity"
-        # cty writes a float64 here only when it holds the value exactly. Such a value most
-        # often comes from a float64 computation (pow, log, ...), whose cty number has 53 bits
-        # of precision, and Go writes it as the shortest decimal that reads back at that
-        # precision (`big.Float.Text('f', -1)`), which is Python's repr of the float. A
-        # 512-bit number that happens to be a float64 would be written with all its digits.
+        # cty writes a float64 here only when it holds the value exactly, and reads it back
+        # at precision 53, whose text (`big.Float.Text('f', -1)`) is the shortest decimal that
+        # reads back at that precision: Python's repr of the float, but at a power of two
+        # (see `_go_text_unsure`), whose text the oracle asks of Terraform.
         return decimal.Decimal(repr(raw))
     return decimal.Decimal(raw)

@@ -61,7 +61,13 @@ PROBE_INFINITY = 'try(tostring({v}), "finite")'
 # the shortest decimal of a float64 result), which a plan of Terraform before 1.9 may not
 # tell (`cty.AMBIGUOUS_WHOLE`).
 PROBE_NUMBER_TEXT = "tostring({v})"
-PROBES = {"infinity": PROBE_INFINITY, "number text": PROBE_NUMBER_TEXT}
+# The output of a float-text probe: Go's text of a float64 that is not whole, at the precision
+# (53) the plan reads it back at, which the plan does not tell for a power of two. `pow(v, 1)`
+# is `math.Pow` of the number's float64, which holds it exactly (that is why the plan has a
+# float64), read back as `cty.NumberFloatVal`.
+PROBE_FLOAT_TEXT = "tostring(pow({v}, 1))"
+PROBES = {"infinity": PROBE_INFINITY, "number text": PROBE_NUMBER_TEXT,
+          "float text": PROBE_FLOAT_TEXT}
 # Terraform's summary for a missing attribute, and HCL's summary and detail for a name the
 # evaluation context lacks, which the oracle answers for a missing attribute of the object that
 # stands for the names the scope lacks (see `Prepared.undeclared_name`).
