@@ -90,21 +90,56 @@ pub(crate) fn unmark_arguments(function: &Function, args: &[Value]) -> (Vec<Valu
     (args, always, when_run)
 }
 
-/// Takes the marks off a sequence and every sequence nested in it, leaving
-/// the other elements' marks.
+/// Takes the marks off the argument and every sequence nested in it,
+/// leaving the other elements' marks. The argument itself may be a map or
+/// an object (one that is not wholly known passes `flatten`'s type check),
+/// whose elements `flattener` takes as it takes a sequence's.
 fn unmark_sequences(v: Value) -> (Value, bool) {
     let (v, mut marked) = v.unmark();
+    let mut inner = |item: Value| -> Value {
+        let (item, m) = unmark_nested_sequences(item);
+        marked |= m;
+        item
+    };
+    let v = match v {
+        Value::Map { elem, items } => Value::Map {
+            elem,
+            items: items.into_iter().map(|(k, x)| (k, inner(x))).collect(),
+        },
+        Value::Object(items) => {
+            Value::Object(items.into_iter().map(|(k, x)| (k, inner(x))).collect())
+        }
+        v => {
+            let (v, m) = unmark_sequence_items(v);
+            marked |= m;
+            v
+        }
+    };
+    (v, marked)
+}
+
+/// An element of what `flatten` flattens: a sequence loses its marks and
+/// its nested sequences theirs; anything else keeps them.
+fn unmark_nested_sequences(item: Value) -> (Value, bool) {
+    if item.ty().is_list() || item.ty().is_set() || item.ty().is_tuple() {
+        let (item, marked) = item.unmark();
+        let (item, inner) = unmark_sequence_items(item);
+        (item, marked || inner)
+    } else {
+        (item, false)
+    }
+}
+
+/// A sequence with its nested sequences' marks taken off.
+fn unmark_sequence_items(v: Value) -> (Value, bool) {
+    let mut marked = false;
     let mut inner = |items: Vec<Value>| -> Vec<Value> {
         items
             .into_iter()
             .map(|item| {
-                if item.ty().is_list() || item.ty().is_set() || item.ty().is_tuple() {
-                    let (item, m) = unmark_sequences(item);
-                    marked |= m;
-                    item
-                } else {
-                    item
-                }
+                let (item, m) = unmark_nested_sequences(item);
+                marked |= m;
+                item
             })
             .collect()
     };
