@@ -260,11 +260,16 @@ pub enum Feature {
     /// 2.23.1 pre-release of Terraform 1.12; before, cty's `ListVal`
     /// panicked).
     NestedSplatTypesChecked,
+    /// An argument of unknown type whose parameter takes none makes a
+    /// function's result unknown before its implementation runs, keeping
+    /// only the marks taken off arguments whose parameters take no marked
+    /// value (go-cty 1.13.3; before, the implementation ran).
+    DynamicArgumentsSkipImplementation,
 }
 
 impl Feature {
     /// Every feature, in the order the changelog tells them.
-    pub const ALL: [Feature; 25] = [
+    pub const ALL: [Feature; 26] = [
         Feature::NamespacedFunctions,
         Feature::ShortCircuitLogic,
         Feature::UnknownConditionOfNulls,
@@ -290,6 +295,7 @@ impl Feature {
         Feature::TemplateFileMarkedPath,
         Feature::NonsensitiveOfPlainValues,
         Feature::NestedSplatTypesChecked,
+        Feature::DynamicArgumentsSkipImplementation,
     ];
 
     /// The behaviour in a sentence, for the changelog.
@@ -320,6 +326,7 @@ impl Feature {
             TemplateFileMarkedPath => "`templatefile` takes a sensitive path, and its result is sensitive (before, Terraform's implementation panicked: \"Error in function call\", \"panic in function implementation: value is marked, so must be unmarked first\").",
             IsSensitiveUnknown => "`issensitive` of an unknown value that is not sensitive is unknown, since the value may turn out sensitive (before, `false`).",
             NestedSplatTypesChecked => "A nested splat over a list or set whose inner results have different types is the error \"Invalid nested splat expressions\": `[null, {a = 1}]`, converted to a list of objects, `[*].*` gives an empty tuple for the null and a one-element tuple for the object (before, Terraform crashed: \"panic: inconsistent list element types\").",
+            DynamicArgumentsSkipImplementation => "A function argument of unknown type, where the parameter takes none, makes the result unknown without running the function, and the result keeps only the marks of arguments whose parameters take no sensitive value: `setproduct(sensitive(u), [1])`, with `u` of unknown type, is unknown and not sensitive.",
             TemplateStringNullChecked => "`templatestring` of a template whose result is null is the error \"Template result is null\"; in 1.9 and 1.10 Terraform crashes (\"panic: refining null value as non-null\").",
         }
     }
@@ -355,6 +362,7 @@ impl Feature {
             | RecursiveDefaults
             | DuplicateTypeAttributes
             | DynamicIteratorFirst
+            | DynamicArgumentsSkipImplementation
             | Refinements => true,
         }
     }

@@ -222,6 +222,13 @@ impl Function {
 
     /// Mirrors `function.Function.ReturnTypeForValues`.
     pub fn return_type_for_values(&self, args: &[Value]) -> Result<Type, CallError> {
+        self.return_type_checked(args).map(|(ty, _)| ty)
+    }
+
+    /// [`Function::return_type_for_values`], and whether the type is the
+    /// dynamic pseudo-type only because an argument's type is, where its
+    /// parameter takes no such argument (go-cty's `dynTypeArgs`).
+    fn return_type_checked(&self, args: &[Value]) -> Result<(Type, bool), CallError> {
         let n_params = self.params.len();
         match &self.var_param {
             None if args.len() != n_params => {
@@ -241,7 +248,7 @@ impl Function {
 
         for (i, (param, arg)) in self.params.iter().zip(args).enumerate() {
             if let Some(early) = check_arg(param, arg, i)? {
-                return Ok(early);
+                return Ok((early, true));
             }
         }
         if let Some(param) = &self.var_param {
@@ -252,11 +259,11 @@ impl Function {
                 // cty reports a variadic conformance failure with the index
                 // counted within the variadic arguments only; kept as is.
                 if let Some(early) = check_arg_type(param, arg, i)? {
-                    return Ok(early);
+                    return Ok((early, true));
                 }
             }
         }
-        (self.return_type)(args)
+        Ok(((self.return_type)(args)?, false))
     }
 
     /// Mirrors `function.Function.Call`.
@@ -278,12 +285,16 @@ impl Function {
         } else {
             (args, false, false)
         };
-        let expected = self.return_type_for_values(args)?;
+        let (expected, dynamic_argument) = self.return_type_checked(args)?;
         let n_params = self.params.len();
         // Before go-cty 1.15, the unknown result of an unknown argument
-        // lost the arguments' marks.
-        let unknown_marked =
-            marked && crate::profile::current().has(crate::Feature::UnknownResultsKeepMarks);
+        // lost the arguments' marks. Since then it keeps the ones taken off
+        // arguments whose parameters take no marked value, and only those.
+        let profile = crate::profile::current();
+        let unknown_marked = marked && profile.has(crate::Feature::UnknownResultsKeepMarks);
+        if dynamic_argument && profile.has(crate::Feature::DynamicArgumentsSkipImplementation) {
+            return Ok(Value::unknown(expected).mark_if(unknown_marked));
+        }
         for (param, arg) in self.params.iter().zip(args) {
             if !arg.is_known() && !param.allow_unknown {
                 return Ok(Value::unknown(expected).mark_if(unknown_marked));
