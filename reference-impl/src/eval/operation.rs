@@ -100,8 +100,12 @@ pub(super) fn binary<'a>(
     let (r, r_marked) = r.unmark();
     let marked = l_marked || r_marked;
     let clean = (!lhs_diags.has_errors(), !rhs_diags.has_errors());
-    if let Some(forced) = short_circuit(op, (&l, clean.0), (&r, clean.1)) {
-        return (forced.mark_if(marked), diags);
+    if let Some((forced, side)) = short_circuit(op, (&l, clean.0), (&r, clean.1)) {
+        let kept = match side {
+            Side::Left => lhs_diags,
+            Side::Right => rhs_diags,
+        };
+        return (forced.mark_if(marked), kept);
     }
     diags.append(lhs_diags);
     diags.append(rhs_diags);
@@ -132,27 +136,40 @@ fn collect(
     (l, r)
 }
 
+/// Which operand's diagnostics a short-circuited `&&` or `||` keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
 /// HCL 2.24's short-circuit for `&&` and `||`, on operands already
-/// converted to bool, each with whether its evaluation was error-free. An
-/// error-free decisive operand on either side decides the result (for `&&`
-/// a null counts as false, as cty's `Value.False` has it); otherwise an
-/// error-free unknown left operand makes the result unknown.
-fn short_circuit(op: BinaryOp, lhs: (&Value, bool), rhs: (&Value, bool)) -> Option<Value> {
+/// converted to bool, each with whether its evaluation was error-free; the
+/// forced result and the side whose diagnostics go with it (errors
+/// included), the other side's being dropped. In HCL's order: two unknowns
+/// give an unknown when the left is error-free (and no short-circuit
+/// otherwise); a known decisive operand decides, the left one first (for
+/// `&&` a null counts as false, as cty's `Value.False` has it); an unknown
+/// against a known operand that does not decide gives an unknown, with the
+/// unknown side's diagnostics.
+fn short_circuit(op: BinaryOp, lhs: (&Value, bool), rhs: (&Value, bool)) -> Option<(Value, Side)> {
+    if !matches!(op, BinaryOp::And | BinaryOp::Or) {
+        return None;
+    }
     let decisive = |v: &Value| match op {
         BinaryOp::And => matches!(v, Value::Bool(false) | Value::Null(_)),
         _ => matches!(v, Value::Bool(true)),
     };
-    if !matches!(op, BinaryOp::And | BinaryOp::Or) {
-        return None;
+    let unknown = || Value::unknown(Type::Bool).refine_not_null();
+    let ((l, l_clean), (r, _)) = (lhs, rhs);
+    match (l.is_known(), r.is_known()) {
+        (false, false) => l_clean.then(|| (unknown(), Side::Left)),
+        _ if l.is_known() && decisive(l) => Some((Value::Bool(op == BinaryOp::Or), Side::Left)),
+        _ if r.is_known() && decisive(r) => Some((Value::Bool(op == BinaryOp::Or), Side::Right)),
+        (false, true) => Some((unknown(), Side::Left)),
+        (true, false) => Some((unknown(), Side::Right)),
+        (true, true) => None,
     }
-    let ((l, l_clean), (r, r_clean)) = (lhs, rhs);
-    if (l_clean && decisive(l)) || (r_clean && decisive(r)) {
-        return Some(Value::Bool(op == BinaryOp::Or));
-    }
-    if l_clean && !l.is_known() {
-        return Some(Value::unknown(Type::Bool).refine_not_null());
-    }
-    None
 }
 
 /// Converts an operand to the type of the function's parameter `index`.
