@@ -415,7 +415,8 @@ pub(super) mod test_eval {
     use crate::value::Value;
     use crate::HclVersion;
 
-    /// Calls a function written as `name(args...)`: the arguments are
+    /// Calls a function of HCL 2.14's table written as `name(args...)`,
+    /// under that profile: the arguments are
     /// evaluated as a tuple in the shared test scope and converted to the
     /// parameter types, as a call expression would. Renders the result, or
     /// the error as `arg N: message` / `error: message`.
@@ -437,7 +438,8 @@ pub(super) mod test_eval {
                 convert(&a, &param.ty).unwrap_or(a)
             })
             .collect();
-        match function.call(&args) {
+        // The functions of HCL 2.14's table, under that profile.
+        match crate::profile::with_profile(HclVersion::V2_14, || function.call(&args)) {
             Ok(v) => value(&v),
             Err(CallError::Arg { index, message }) => format!("arg {index}: {message}"),
             Err(CallError::General(message)) => format!("error: {message}"),
