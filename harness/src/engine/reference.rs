@@ -457,18 +457,18 @@ fn hil_scope(
         for (attr, v) in attrs {
             let bad = || format!("scope.var.{attr}: {MSG_HIL_SCOPE}");
             let string = |v: &Value| match v {
-                Value::String(s) => Ok(Val::Str(s.clone())),
+                Value::String(s) => Ok(Val::text(s.clone())),
                 _ => Err(bad()),
             };
             let converted = match v {
-                Value::String(s) => Val::Str(s.clone()),
+                Value::String(s) => Val::text(s.clone()),
                 Value::List { items, .. } => {
                     Val::List(items.iter().map(string).collect::<Result<_, _>>()?)
                 }
                 Value::Map { items, .. } => Val::Map(
                     items
                         .iter()
-                        .map(|(k, v)| Ok((k.clone(), string(v)?)))
+                        .map(|(k, v)| Ok((k.as_bytes().to_vec(), string(v)?)))
                         .collect::<Result<_, String>>()?,
                 ),
                 _ => return Err(bad()),

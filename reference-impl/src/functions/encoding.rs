@@ -18,7 +18,8 @@ use crate::value::Value;
 pub(super) use base64::decode as base64_decode;
 /// Standard base64 with padding, for the hash functions.
 pub(super) use base64::encode as base64_encode;
-pub(super) use json::{push_json_string, ControlEscapes};
+pub(super) use gzip::gzip;
+pub(super) use json::{push_json_chars, push_json_string, ControlEscapes};
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -28,7 +29,7 @@ pub(super) fn functions() -> Vec<Function> {
         string_function("base64gzip", |s| {
             Ok(base64::encode(&gzip::gzip(s.as_bytes())))
         }),
-        string_function("urlencode", |s| Ok(query_escape(s))),
+        string_function("urlencode", |s| Ok(query_escape(s.as_bytes()))),
         text::encode_function(),
         text::decode_function(),
         json::encode_function(ControlEscapes::Unicode),
@@ -82,10 +83,10 @@ fn base64decode() -> Function {
 
 /// Go's `url.QueryEscape`: unreserved characters stay, spaces become `+`,
 /// every other byte is percent-encoded in upper-case hex.
-fn query_escape(s: &str) -> String {
+pub(super) fn query_escape(s: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
+    for &b in s {
         match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
                 out.push(char::from(b))
@@ -108,8 +109,11 @@ mod tests {
     // Expected values checked against Go 1.19's url.QueryEscape.
     #[test]
     fn query_escape_matches_go() {
-        assert_eq!(query_escape("a b&c=d/é~_.-"), "a+b%26c%3Dd%2F%C3%A9~_.-");
-        assert_eq!(query_escape(""), "");
-        assert_eq!(query_escape("+%"), "%2B%25");
+        assert_eq!(
+            query_escape("a b&c=d/é~_.-".as_bytes()),
+            "a+b%26c%3Dd%2F%C3%A9~_.-"
+        );
+        assert_eq!(query_escape(b""), "");
+        assert_eq!(query_escape(b"+%\x9e"), "%2B%25%9E");
     }
 }

@@ -38,11 +38,46 @@ pub(crate) fn base64_decode(src: &[u8]) -> Result<Vec<u8>, usize> {
     encoding::base64_decode(src)
 }
 
-/// A JSON string as Go's `encoding/json` before 1.22 writes it, for the
-/// 0.11 dialect's `jsonencode`.
-pub(crate) fn push_go_json_string(out: &mut String, s: &str) {
-    encoding::push_json_string(out, s, encoding::ControlEscapes::Unicode)
+/// A Go string (bytes) as JSON, as Go's `encoding/json` before 1.22
+/// writes it, for the 0.11 dialect's `jsonencode`: each byte outside a
+/// valid UTF-8 sequence is the escape `\ufffd`.
+pub(crate) fn push_go_json_string(out: &mut String, s: &[u8]) {
+    out.push('"');
+    for chunk in s.utf8_chunks() {
+        encoding::push_json_chars(out, chunk.valid(), encoding::ControlEscapes::Unicode);
+        for _ in chunk.invalid() {
+            out.push_str("\\ufffd");
+        }
+    }
+    out.push('"');
 }
+
+/// Standard base64 with padding of bytes, for the 0.11 dialect.
+pub(crate) fn base64_encode(data: &[u8]) -> String {
+    encoding::base64_encode(data)
+}
+
+/// `base64gzip` of bytes, for the 0.11 dialect.
+pub(crate) fn base64_gzip(data: &[u8]) -> String {
+    encoding::base64_encode(&encoding::gzip(data))
+}
+
+/// Go's `url.QueryEscape` of bytes, for the 0.11 dialect.
+pub(crate) fn query_escape(data: &[u8]) -> String {
+    encoding::query_escape(data)
+}
+
+/// The digest of bytes by the hash function's name (`md5`, `sha1`,
+/// `sha256`, `sha512`, `base64sha256`, `base64sha512`), for the 0.11
+/// dialect.
+pub(crate) fn digest(name: &str, data: &[u8]) -> Option<String> {
+    crypto::DIGESTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, hash)| hash(data))
+}
+
+pub(crate) use string::{is_title_separator, replace_all_bytes as regex_replace_all, GoRegexp};
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -37,51 +37,72 @@ fn path_function(name: &'static str, f: fn(&str) -> Result<String, String>) -> F
 
 /// Go's `filepath.Clean`: the shortest lexically equivalent path.
 pub(crate) fn clean(path: &str) -> String {
-    if path.is_empty() {
-        return ".".to_string();
-    }
-    let rooted = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => match parts.last() {
-                Some(&last) if last != ".." => {
-                    parts.pop();
-                }
-                _ if rooted => {}
-                _ => parts.push(".."),
-            },
-            _ => parts.push(part),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_string(),
-        (false, false) => joined,
-    }
+    from_path_bytes(clean_bytes(path.as_bytes()))
 }
 
 /// Go's `filepath.Base`: the last element, trailing slashes removed.
 pub(crate) fn base(path: &str) -> String {
-    if path.is_empty() {
-        return ".".to_string();
-    }
-    let trimmed = path.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return "/".to_string();
-    }
-    match trimmed.rfind('/') {
-        Some(i) => trimmed[i + 1..].to_string(),
-        None => trimmed.to_string(),
-    }
+    from_path_bytes(base_bytes(path.as_bytes()))
 }
 
 /// Go's `filepath.Dir`: all but the last element, cleaned.
 pub(crate) fn dir(path: &str) -> String {
-    let end = path.rfind('/').map_or(0, |i| i + 1);
-    clean(&path[..end])
+    from_path_bytes(dir_bytes(path.as_bytes()))
+}
+
+/// [`clean`] of a path that need not be UTF-8 (Go's paths are bytes).
+pub(crate) fn clean_bytes(path: &[u8]) -> Vec<u8> {
+    if path.is_empty() {
+        return b".".to_vec();
+    }
+    let rooted = path.starts_with(b"/");
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for part in path.split(|&b| b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." => match parts.last() {
+                Some(&last) if last != b".." => {
+                    parts.pop();
+                }
+                _ if rooted => {}
+                _ => parts.push(b".."),
+            },
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join(&b'/');
+    match (rooted, joined.is_empty()) {
+        (true, _) => [&b"/"[..], &joined].concat(),
+        (false, true) => b".".to_vec(),
+        (false, false) => joined,
+    }
+}
+
+/// [`base`] of a path that need not be UTF-8.
+pub(crate) fn base_bytes(path: &[u8]) -> Vec<u8> {
+    if path.is_empty() {
+        return b".".to_vec();
+    }
+    let end = path.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
+    let trimmed = &path[..end];
+    if trimmed.is_empty() {
+        return b"/".to_vec();
+    }
+    match trimmed.iter().rposition(|&b| b == b'/') {
+        Some(i) => trimmed[i + 1..].to_vec(),
+        None => trimmed.to_vec(),
+    }
+}
+
+/// [`dir`] of a path that need not be UTF-8.
+pub(crate) fn dir_bytes(path: &[u8]) -> Vec<u8> {
+    let end = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    clean_bytes(&path[..end])
+}
+
+/// A path cut from UTF-8 at slashes, which stays UTF-8.
+fn from_path_bytes(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// go-homedir's `Expand`: a leading `~` is the home directory (`$HOME`,

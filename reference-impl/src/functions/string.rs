@@ -13,7 +13,7 @@ use crate::number::Number;
 use crate::text::{grapheme_clusters as clusters, to_title};
 use crate::types::Type;
 use crate::value::Value;
-use regex::GoRegexp;
+pub(crate) use regex::{replace_all_bytes, GoRegexp};
 
 /// Every function defined here.
 pub(super) fn functions() -> Vec<Function> {
@@ -397,7 +397,7 @@ fn number(v: &Value) -> &Number {
 }
 
 /// Go's `strings.isSeparator` as `strings.Title` uses it.
-fn is_title_separator(c: char) -> bool {
+pub(crate) fn is_title_separator(c: char) -> bool {
     if c.is_ascii() {
         return !(c.is_ascii_alphanumeric() || c == '_');
     }

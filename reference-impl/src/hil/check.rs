@@ -191,7 +191,7 @@ pub fn types(node: &Node, scope: &Scope) -> Result<(Typed, Ty), Fault> {
     crate::stack::deeper(|| match node {
         Node::Literal(lit, _) => {
             let v = match lit {
-                Literal::Str(s) => Val::Str(s.clone()),
+                Literal::Str(s) => Val::text(s.clone()),
                 Literal::Int(i) => Val::Int(*i),
                 Literal::Float(f) => Val::Float(*f),
                 Literal::Bool(b) => Val::Bool(*b),

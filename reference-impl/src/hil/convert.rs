@@ -2,43 +2,48 @@
 //! them: `strconv.ParseInt(s, 0, 0)`, `strconv.ParseFloat(s, 64)`,
 //! `strconv.ParseBool`, `strconv.FormatFloat(f, 'g', -1, 64)`, and the
 //! error texts of `strconv.NumError` (Go 1.11, which built Terraform
-//! 0.11.11: no `0b`/`0o` prefixes, no underscores, no hex floats).
+//! 0.11.11: no `0b`/`0o` prefixes, no underscores, no hex floats). The
+//! texts parsed are Go strings, so the error texts quote their bytes as
+//! `strconv.Quote` does: `parsing "\x9e\xe9e": invalid syntax`.
 
-use crate::goquote::go_quote;
+use crate::goquote::go_quote_bytes;
 use crate::number::Number;
 
 /// A `strconv.NumError` text for a syntax error.
-fn syntax_error(func: &str, s: &str) -> String {
-    format!("strconv.{func}: parsing {}: invalid syntax", go_quote(s))
+fn syntax_error(func: &str, s: &[u8]) -> String {
+    format!(
+        "strconv.{func}: parsing {}: invalid syntax",
+        go_quote_bytes(s)
+    )
 }
 
-fn range_error(func: &str, s: &str) -> String {
+fn range_error(func: &str, s: &[u8]) -> String {
     format!(
         "strconv.{func}: parsing {}: value out of range",
-        go_quote(s)
+        go_quote_bytes(s)
     )
 }
 
 /// `strconv.Atoi`'s error for text the scanner called an integer (all
 /// digits): only a range error is possible.
 pub fn parse_int_error(func: &str, s: &str) -> String {
-    range_error(func, s)
+    range_error(func, s.as_bytes())
 }
 
 /// `strconv.ParseInt(s, 0, 64)`: optional sign, then `0x`/`0X` hex, a
 /// leading `0` octal, or decimal.
-pub fn parse_int(s: &str) -> Result<i64, String> {
+pub fn parse_int(s: &[u8]) -> Result<i64, String> {
     const FUNC: &str = "ParseInt";
     if s.is_empty() {
         return Err(syntax_error(FUNC, s));
     }
-    let (neg, body) = match s.as_bytes()[0] {
+    let (neg, body) = match s[0] {
         b'+' => (false, &s[1..]),
         b'-' => (true, &s[1..]),
         _ => (false, s),
     };
-    let (base, digits) = if body.len() >= 2 && body.as_bytes()[0] == b'0' {
-        match body.as_bytes()[1] {
+    let (base, digits) = if body.len() >= 2 && body[0] == b'0' {
+        match body[1] {
             b'x' | b'X' => (16, &body[2..]),
             _ => (8, &body[1..]),
         }
@@ -50,8 +55,8 @@ pub fn parse_int(s: &str) -> Result<i64, String> {
     }
     let mut value: u64 = 0;
     let mut overflow = false;
-    for c in digits.chars() {
-        let Some(d) = c.to_digit(base) else {
+    for &b in digits {
+        let Some(d) = char::from(b).to_digit(base) else {
             return Err(syntax_error(FUNC, s));
         };
         match value
@@ -76,24 +81,28 @@ pub fn parse_int(s: &str) -> Result<i64, String> {
 /// `strconv.ParseFloat(s, 64)` of Go 1.11: decimal digits with an optional
 /// exponent, or `inf`/`infinity`/`nan` in any case, each with an optional
 /// sign. Out of range is an error (Go returns it with ±Inf).
-pub fn parse_float(s: &str) -> Result<f64, String> {
+pub fn parse_float(s: &[u8]) -> Result<f64, String> {
     const FUNC: &str = "ParseFloat";
-    let (sign, body) = match s.as_bytes().first() {
+    let (sign, body) = match s.first() {
         Some(b'+') => (1.0, &s[1..]),
         Some(b'-') => (-1.0, &s[1..]),
         _ => (1.0, s),
     };
     let lower = body.to_ascii_lowercase();
-    if lower == "inf" || lower == "infinity" {
+    if lower == b"inf" || lower == b"infinity" {
         return Ok(sign * f64::INFINITY);
     }
-    if lower == "nan" && body.len() == s.len() {
+    if lower == b"nan" && body.len() == s.len() {
         return Ok(f64::NAN);
     }
     if !decimal_float_syntax(body) {
         return Err(syntax_error(FUNC, s));
     }
-    let v: f64 = s.parse().map_err(|_| syntax_error(FUNC, s))?;
+    // The syntax is ASCII.
+    let v: f64 = std::str::from_utf8(s)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .ok_or_else(|| syntax_error(FUNC, s))?;
     if v.is_infinite() {
         return Err(range_error(FUNC, s));
     }
@@ -102,8 +111,7 @@ pub fn parse_float(s: &str) -> Result<f64, String> {
 
 /// Digits with at most one period and at least one digit, then an optional
 /// `e`/`E`, sign and digits.
-fn decimal_float_syntax(s: &str) -> bool {
-    let b = s.as_bytes();
+fn decimal_float_syntax(b: &[u8]) -> bool {
     let mut i = 0;
     let mut digits = 0;
     while i < b.len() && b[i].is_ascii_digit() {
@@ -137,10 +145,10 @@ fn decimal_float_syntax(s: &str) -> bool {
 }
 
 /// `strconv.ParseBool`.
-pub fn parse_bool(s: &str) -> Result<bool, String> {
+pub fn parse_bool(s: &[u8]) -> Result<bool, String> {
     match s {
-        "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
-        "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),
+        b"1" | b"t" | b"T" | b"TRUE" | b"true" | b"True" => Ok(true),
+        b"0" | b"f" | b"F" | b"FALSE" | b"false" | b"False" => Ok(false),
         _ => Err(syntax_error("ParseBool", s)),
     }
 }

@@ -7,7 +7,7 @@ use super::convert::{float_to_int, format_float, parse_bool, parse_float, parse_
 use super::parse::Op;
 use super::value::Val;
 use super::{Fault, Scope};
-use crate::goquote::go_quote;
+use crate::goquote::{go_quote, go_quote_bytes};
 
 pub fn eval(node: &Typed, scope: &Scope) -> Result<Val, Fault> {
     crate::stack::deeper(|| match node {
@@ -59,10 +59,12 @@ pub fn eval(node: &Typed, scope: &Scope) -> Result<Val, Fault> {
             if values.len() == 1 && matches!(values[0], Val::List(_) | Val::Map(_)) {
                 return Ok(values.pop().expect("one part"));
             }
-            let mut out = String::new();
+            let mut out = Vec::new();
             for (i, v) in values.iter().enumerate().rev() {
                 match v {
-                    Val::Str(s) => out.insert_str(0, s),
+                    Val::Str(s) => {
+                        out.splice(0..0, s.iter().copied());
+                    }
                     other => {
                         return Err(Fault::apply(format!(
                             "invalid output with {} value at index {i}: {other:?}",
@@ -98,7 +100,10 @@ fn index(name: &str, target: &Val, key: &Val) -> Result<Val, Fault> {
                 return Err(Fault::apply("map is empty"));
             }
             items.get(k).cloned().ok_or_else(|| {
-                Fault::apply(format!("key {} does not exist in map {name}", go_quote(k)))
+                Fault::apply(format!(
+                    "key {} does not exist in map {name}",
+                    go_quote_bytes(k)
+                ))
             })
         }
         (other, _) => Err(Fault::apply(format!(
@@ -117,14 +122,14 @@ fn builtin(b: Builtin, args: &[Val]) -> Result<Val, String> {
     match (b, one) {
         (Builtin::FloatToInt, Some(Val::Float(f))) => return Ok(Val::Int(float_to_int(*f))),
         (Builtin::FloatToString, Some(Val::Float(f))) => {
-            return Ok(Val::Str(format_float(*f, 'g', -1)))
+            return Ok(Val::text(format_float(*f, 'g', -1)))
         }
         (Builtin::IntToFloat, Some(Val::Int(i))) => return Ok(Val::Float(*i as f64)),
-        (Builtin::IntToString, Some(Val::Int(i))) => return Ok(Val::Str(i.to_string())),
+        (Builtin::IntToString, Some(Val::Int(i))) => return Ok(Val::text(i.to_string())),
         (Builtin::StringToInt, Some(Val::Str(s))) => return parse_int(s).map(Val::Int),
         (Builtin::StringToFloat, Some(Val::Str(s))) => return parse_float(s).map(Val::Float),
         (Builtin::StringToBool, Some(Val::Str(s))) => return parse_bool(s).map(Val::Bool),
-        (Builtin::BoolToString, Some(Val::Bool(v))) => return Ok(Val::Str(v.to_string())),
+        (Builtin::BoolToString, Some(Val::Bool(v))) => return Ok(Val::text(v.to_string())),
         _ => {}
     }
     match (b, args) {

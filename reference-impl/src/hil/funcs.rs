@@ -5,6 +5,11 @@
 //! 0.11.11; where Terraform's current functions compute the same thing
 //! (hashes, base64, gzip, CIDR arithmetic, regular expressions, case
 //! mapping), they are shared with this crate's `functions`.
+//!
+//! Strings are Go strings, bytes that need not be UTF-8 ([`super::gostr`]):
+//! the hashes, `base64encode` and `urlencode` take their bytes as they are,
+//! the case functions and `split` decode them as Go does, and error texts
+//! show them as the protocol's answer reads them.
 
 use std::collections::BTreeMap;
 
@@ -12,10 +17,11 @@ use num_bigint::BigInt;
 
 use super::convert::float_to_int;
 use super::gofmt::sprintf;
+use super::gostr::{self, message_text, GoString};
 use super::value::{Ty, Val};
 use crate::functions::ipnet::{self, IpNet};
 use crate::functions::path;
-use crate::goquote::go_quote;
+use crate::goquote::go_quote_bytes;
 use crate::number::gomath;
 
 /// A function's signature and implementation. An implementation's error
@@ -49,20 +55,29 @@ macro_rules! def {
 static FUNCS: &[FuncDef] = &[
     def!("abs", [F], None, F, |a| Ok(Val::Float(float(&a[0]).abs()))),
     def!("base64decode", [S], None, S, base64decode),
-    def!("base64encode", [S], None, S, |a| shared("base64encode", a)),
-    def!("base64gzip", [S], None, S, |a| shared("base64gzip", a)),
-    def!("base64sha256", [S], None, S, |a| shared("base64sha256", a)),
-    def!("base64sha512", [S], None, S, |a| shared("base64sha512", a)),
-    def!("basename", [S], None, S, |a| Ok(Val::Str(path::base(
-        &string(&a[0])
-    )))),
+    def!("base64encode", [S], None, S, |a| Ok(Val::text(
+        crate::functions::base64_encode(&string(&a[0]))
+    ))),
+    def!("base64gzip", [S], None, S, |a| Ok(Val::text(
+        crate::functions::base64_gzip(&string(&a[0]))
+    ))),
+    def!("base64sha256", [S], None, S, |a| digest("base64sha256", a)),
+    def!("base64sha512", [S], None, S, |a| digest("base64sha512", a)),
+    def!("basename", [S], None, S, |a| Ok(Val::Str(
+        path::base_bytes(&string(&a[0]))
+    ))),
     def!("bcrypt", [S], Some(S), S, bcrypt),
     def!("ceil", [F], None, I, |a| Ok(Val::Int(float_to_int(
         float(&a[0]).ceil()
     )))),
-    def!("chomp", [S], None, S, |a| Ok(Val::Str(
-        string(&a[0]).trim_end_matches(['\r', '\n']).to_string()
-    ))),
+    def!("chomp", [S], None, S, |a| {
+        let s = string(&a[0]);
+        let end = s
+            .iter()
+            .rposition(|b| !matches!(b, b'\r' | b'\n'))
+            .map_or(0, |i| i + 1);
+        Ok(Val::Str(s[..end].to_vec()))
+    }),
     def!("chunklist", [L, I], None, L, chunklist),
     def!("cidrhost", [S, I], None, S, cidrhost),
     def!("cidrnetmask", [S], None, S, cidrnetmask),
@@ -74,7 +89,7 @@ static FUNCS: &[FuncDef] = &[
     def!("contains", [L, S], None, B, |a| Ok(Val::Bool(
         index_of(&a[0], &a[1]).is_some()
     ))),
-    def!("dirname", [S], None, S, |a| Ok(Val::Str(path::dir(
+    def!("dirname", [S], None, S, |a| Ok(Val::Str(path::dir_bytes(
         &string(&a[0])
     )))),
     def!("distinct", [L], Some(L), L, distinct),
@@ -98,8 +113,8 @@ static FUNCS: &[FuncDef] = &[
         Some(i) => Ok(Val::Int(i as i64)),
         None => Err(format!(
             "Could not find '{}' in '{}'",
-            string(&a[1]),
-            super::gofmt::sprintf("%s", &a[..1])
+            message_text(&string(&a[1])),
+            message_text(&sprintf(b"%s", &a[..1]))
         )),
     }),
     def!("join", [S], Some(L), S, join),
@@ -118,13 +133,16 @@ static FUNCS: &[FuncDef] = &[
         gomath::log(float(&a[0])) / gomath::log(float(&a[1]))
     ))),
     def!("lookup", [M, S], Some(S), S, lookup_key),
-    def!("lower", [S], None, S, |a| shared("lower", a)),
+    def!("lower", [S], None, S, |a| Ok(Val::Str(gostr::map_runes(
+        &string(&a[0]),
+        |c| crate::text::simple_case(c, false)
+    )))),
     def!("map", [], Some(Any), M, make_map),
     def!("matchkeys", [L, L, L], None, L, matchkeys),
     def!("max", [F], Some(F), F, |a| Ok(Val::Float(
         a.iter().map(float).fold(float(&a[0]), go_max)
     ))),
-    def!("md5", [S], None, S, |a| shared("md5", a)),
+    def!("md5", [S], None, S, |a| digest("md5", a)),
     def!("merge", [M], Some(M), M, |a| {
         let mut out = BTreeMap::new();
         for m in a {
@@ -136,7 +154,7 @@ static FUNCS: &[FuncDef] = &[
         a.iter().map(float).fold(float(&a[0]), go_min)
     ))),
     def!("pathexpand", [S], None, S, |a| Ok(Val::Str(expand_home(
-        &string(&a[0])
+        string(&a[0])
     )?))),
     def!("pow", [F, F], None, F, |a| Ok(Val::Float(gomath::pow(
         float(&a[0]),
@@ -144,13 +162,13 @@ static FUNCS: &[FuncDef] = &[
     )))),
     def!("replace", [S, S, S], None, S, replace),
     def!("rsadecrypt", [S, S], None, S, |a| super::rsa::rsadecrypt(
-        &string(&a[0]),
-        &string(&a[1])
+        &text(&a[0]),
+        &text(&a[1])
     )
-    .map(|b| Val::Str(go_lossy(&b)))),
-    def!("sha1", [S], None, S, |a| shared("sha1", a)),
-    def!("sha256", [S], None, S, |a| shared("sha256", a)),
-    def!("sha512", [S], None, S, |a| shared("sha512", a)),
+    .map(Val::Str)),
+    def!("sha1", [S], None, S, |a| digest("sha1", a)),
+    def!("sha256", [S], None, S, |a| digest("sha256", a)),
+    def!("sha512", [S], None, S, |a| digest("sha512", a)),
     def!("signum", [I], None, I, |a| Ok(Val::Int(
         int(&a[0]).signum()
     ))),
@@ -159,18 +177,21 @@ static FUNCS: &[FuncDef] = &[
     def!("split", [S, S], None, L, split),
     def!("substr", [S, I, I], None, S, substr),
     def!("timeadd", [S, S], None, S, |a| super::time::timeadd(
-        &string(&a[0]),
-        &string(&a[1])
+        &text(&a[0]),
+        &text(&a[1])
     )
-    .map(Val::Str)),
+    .map(Val::text)),
     def!("timestamp", [], None, S, |a| shared("timestamp", a)),
-    def!("title", [S], None, S, |a| shared("title", a)),
+    def!("title", [S], None, S, title),
     def!("transpose", [M], None, M, transpose),
-    def!("trimspace", [S], None, S, |a| Ok(Val::Str(
-        string(&a[0]).trim().to_string()
+    def!("trimspace", [S], None, S, trimspace),
+    def!("upper", [S], None, S, |a| Ok(Val::Str(gostr::map_runes(
+        &string(&a[0]),
+        |c| crate::text::simple_case(c, true)
+    )))),
+    def!("urlencode", [S], None, S, |a| Ok(Val::text(
+        crate::functions::query_escape(&string(&a[0]))
     ))),
-    def!("upper", [S], None, S, |a| shared("upper", a)),
-    def!("urlencode", [S], None, S, |a| shared("urlencode", a)),
     def!("uuid", [], None, S, |a| shared("uuid", a)),
     def!("values", [M], None, L, values),
     def!("zipmap", [L, L], None, M, zipmap),
@@ -187,11 +208,17 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 }
 
 // The type check guarantees the argument types; these accessors read them.
-fn string(v: &Val) -> String {
+fn string(v: &Val) -> GoString {
     match v {
         Val::Str(s) => s.clone(),
         other => other.weak_string().unwrap_or_default(),
     }
+}
+/// A string argument that a function reads as text (an address, a time, a
+/// path): bytes outside UTF-8 can only make it fail, and its error shows
+/// them as the answer reads them.
+fn text(v: &Val) -> String {
+    message_text(&string(v)).into_owned()
 }
 fn float(v: &Val) -> f64 {
     match v {
@@ -212,8 +239,8 @@ fn list(v: &Val) -> &[Val] {
         _ => &[],
     }
 }
-fn map(v: &Val) -> &BTreeMap<String, Val> {
-    static EMPTY: BTreeMap<String, Val> = BTreeMap::new();
+fn map(v: &Val) -> &BTreeMap<GoString, Val> {
+    static EMPTY: BTreeMap<GoString, Val> = BTreeMap::new();
     match v {
         Val::Map(m) => m,
         _ => &EMPTY,
@@ -240,54 +267,68 @@ fn go_min(a: f64, b: f64) -> f64 {
     a.min(b)
 }
 
-/// One of this crate's string functions that Terraform 0.11 computes the
-/// same way, called with the string arguments.
+/// One of this crate's functions without arguments that Terraform 0.11
+/// computes the same way.
 fn shared(name: &str, args: &[Val]) -> Result<Val, String> {
     let f = crate::functions::lookup_for(name, crate::HclVersion::V2_14)
-        .or_else(|| crate::functions::lookup_for(name, crate::HclVersion::V2_24))
         .ok_or_else(|| format!("no function {name}"))?;
-    let args: Vec<crate::Value> = args
-        .iter()
-        .map(|a| match a {
-            Val::Int(i) => crate::Value::int(*i),
-            other => crate::Value::String(string(other)),
-        })
-        .collect();
+    let args: Vec<crate::Value> = args.iter().map(|a| crate::Value::String(text(a))).collect();
     match f.call(&args) {
-        Ok(crate::Value::String(s)) => Ok(Val::Str(s)),
+        Ok(crate::Value::String(s)) => Ok(Val::text(s)),
         Ok(other) => Err(format!("unexpected result {other:?}")),
         Err(e) => Err(e.message().to_string()),
     }
 }
 
-/// Bytes as Terraform 0.11 prints them: Go's encoding/json writes each
-/// byte that does not begin a valid UTF-8 sequence as one U+FFFD (the
-/// width 1 of `utf8.DecodeRune`'s error), where Rust's `from_utf8_lossy`
-/// replaces a whole broken sequence with one.
-fn go_lossy(mut bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    loop {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => {
-                out.push_str(text);
-                return out;
-            }
-            Err(e) => {
-                let (valid, rest) = bytes.split_at(e.valid_up_to());
-                out.push_str(&String::from_utf8_lossy(valid));
-                out.push('\u{FFFD}');
-                bytes = &rest[1..];
-            }
-        }
-    }
+/// A hash of the string's bytes.
+fn digest(name: &str, a: &[Val]) -> Result<Val, String> {
+    crate::functions::digest(name, &string(&a[0]))
+        .map(Val::text)
+        .ok_or_else(|| format!("no function {name}"))
 }
 
 fn base64decode(a: &[Val]) -> Result<Val, String> {
     let s = string(&a[0]);
-    match crate::functions::base64_decode(s.as_bytes()) {
-        Ok(bytes) => Ok(Val::Str(go_lossy(&bytes))),
-        Err(_) => Err(format!("failed to decode base64 data '{s}'")),
+    match crate::functions::base64_decode(&s) {
+        Ok(bytes) => Ok(Val::Str(bytes)),
+        Err(_) => Err(format!(
+            "failed to decode base64 data '{}'",
+            message_text(&s)
+        )),
     }
+}
+
+/// Go's `strings.Title` (through Go 1.11's `strings.Map`).
+fn title(a: &[Val]) -> Result<Val, String> {
+    let mut prev = ' ';
+    Ok(Val::Str(gostr::map_runes(&string(&a[0]), |c| {
+        let out = if crate::functions::is_title_separator(prev) {
+            crate::text::to_title(c)
+        } else {
+            c
+        };
+        prev = c;
+        out
+    })))
+}
+
+/// Go's `strings.TrimSpace`: a byte outside UTF-8 is U+FFFD, not a space.
+fn trimspace(a: &[Val]) -> Result<Val, String> {
+    let s = string(&a[0]);
+    let mut start = None;
+    let mut end = 0;
+    let mut at = 0;
+    for (c, raw) in gostr::runes(&s) {
+        if !c.is_whitespace() {
+            start.get_or_insert(at);
+            end = at + raw.len();
+        }
+        at += raw.len();
+    }
+    Ok(Val::Str(match start {
+        Some(start) => s[start..end].to_vec(),
+        None => Vec::new(),
+    }))
 }
 
 fn chunklist(a: &[Val]) -> Result<Val, String> {
@@ -325,7 +366,7 @@ fn all_ones(bits: i64) -> u64 {
 /// `cidrhost(prefix, hostnum)`: go-cidr's `Host` (2018), on Go ints.
 fn cidrhost(a: &[Val]) -> Result<Val, String> {
     let mut num = int(&a[1]);
-    let network = parse_network(&string(&a[0]))?;
+    let network = parse_network(&text(&a[0]))?;
     let (parent_len, addr_len) = ipnet::mask_size(&network.mask);
     let max_host = all_ones(addr_len - parent_len);
     let mut num_u = num as u64;
@@ -341,19 +382,19 @@ fn cidrhost(a: &[Val]) -> Result<Val, String> {
     let bits = if network.ip.len() == 4 { 32 } else { 128 };
     let ip = ipnet::insert_num_into_ip(&network.ip, &BigInt::from(num), bits)
         .map_err(|e| e.message().to_string())?;
-    Ok(Val::Str(ipnet::ip_string(&ip)))
+    Ok(Val::text(ipnet::ip_string(&ip)))
 }
 
 /// `cidrnetmask(prefix)`: the mask as an address (IPv6 masks too).
 fn cidrnetmask(a: &[Val]) -> Result<Val, String> {
-    let network = parse_network(&string(&a[0]))?;
-    Ok(Val::Str(ipnet::ip_string(&network.mask)))
+    let network = parse_network(&text(&a[0]))?;
+    Ok(Val::text(ipnet::ip_string(&network.mask)))
 }
 
 /// `cidrsubnet(prefix, newbits, netnum)`: go-cidr's `Subnet` (2018).
 fn cidrsubnet(a: &[Val]) -> Result<Val, String> {
     let (new_bits, num) = (int(&a[1]), int(&a[2]));
-    let network = parse_network(&string(&a[0]))?;
+    let network = parse_network(&text(&a[0]))?;
     if new_bits > 32 {
         return Err("may not extend prefix by more than 32 bits".into());
     }
@@ -375,7 +416,7 @@ fn cidrsubnet(a: &[Val]) -> Result<Val, String> {
         ip,
         mask: ipnet::cidr_mask(new_len, addr_len),
     };
-    Ok(Val::Str(ipnet::net_string(&subnet)))
+    Ok(Val::text(ipnet::net_string(&subnet)))
 }
 
 fn coalesce(a: &[Val]) -> Result<Val, String> {
@@ -385,7 +426,7 @@ fn coalesce(a: &[Val]) -> Result<Val, String> {
     Ok(a.iter()
         .map(string)
         .find(|s| !s.is_empty())
-        .map_or(Val::Str(String::new()), Val::Str))
+        .map_or(Val::Str(Vec::new()), Val::Str))
 }
 
 fn coalescelist(a: &[Val]) -> Result<Val, String> {
@@ -463,7 +504,7 @@ fn element(a: &[Val]) -> Result<Val, String> {
     if items.is_empty() {
         return Err("element() may not be used with an empty list".into());
     }
-    let text = string(&a[1]);
+    let text = text(&a[1]);
     let index = match atoi(&text) {
         Some(i) if i >= 0 => i as usize,
         _ => return Err(format!("invalid number for index, got {text}")),
@@ -552,8 +593,12 @@ fn indent(a: &[Val]) -> Result<Val, String> {
         return Err(UNSUPPORTED.into());
     }
     let data = string(&a[1]);
-    let pad = " ".repeat(spaces.min(1 << 24) as usize);
-    Ok(Val::Str(data.replace('\n', &format!("\n{pad}"))))
+    let newline = format!("\n{}", " ".repeat(spaces.min(1 << 24) as usize));
+    Ok(Val::Str(gostr::replace_all(
+        &data,
+        b"\n",
+        newline.as_bytes(),
+    )))
 }
 
 fn join(a: &[Val]) -> Result<Val, String> {
@@ -574,7 +619,7 @@ fn join(a: &[Val]) -> Result<Val, String> {
             }
         }
     }
-    Ok(Val::Str(parts.join(&string(&a[0]))))
+    Ok(Val::Str(parts.join(&string(&a[0])[..])))
 }
 
 fn jsonencode(a: &[Val]) -> Result<Val, String> {
@@ -603,14 +648,14 @@ fn jsonencode(a: &[Val]) -> Result<Val, String> {
                 }
                 out.push('}');
             }
-            other => out.push_str(&other.weak_string().unwrap_or_default()),
+            other => out.push_str(&message_text(&other.weak_string().unwrap_or_default())),
         }
     }
     match &a[0] {
         v @ (Val::Str(_) | Val::List(_) | Val::Map(_)) => {
             let mut out = String::new();
             encode(v, &mut out);
-            Ok(Val::Str(out))
+            Ok(Val::text(out))
         }
         other => Err(format!(
             "unknown type for JSON encoding: {}",
@@ -682,7 +727,7 @@ fn make_map(a: &[Val]) -> Result<Val, String> {
             return Err(format!(
                 "argument {} is a duplicate key: {}",
                 2 * i + 1,
-                go_quote(key)
+                go_quote_bytes(key)
             ));
         }
         out.insert(key.clone(), value);
@@ -697,7 +742,7 @@ fn lookup_key(a: &[Val]) -> Result<Val, String> {
     let key = string(&a[1]);
     match map(&a[0]).get(&key) {
         None if a.len() > 2 => Ok(Val::Str(string(&a[2]))),
-        None => Err(format!("lookup failed to find '{key}'")),
+        None => Err(format!("lookup failed to find '{}'", message_text(&key))),
         Some(Val::Str(s)) => Ok(Val::Str(s.clone())),
         Some(other) => Err(format!(
             "lookup() may only be used with flat maps, this map contains elements of {}",
@@ -736,8 +781,22 @@ fn matchkeys(a: &[Val]) -> Result<Val, String> {
     Ok(Val::List(out))
 }
 
+/// Terraform 0.11's `replace`: a search string wrapped in slashes is a
+/// regular expression (Go 1.11's `regexp`, whose syntax is Go 1.19's),
+/// anything else is replaced literally.
 fn replace(a: &[Val]) -> Result<Val, String> {
-    shared("replace", a)
+    let (s, search, with) = (string(&a[0]), string(&a[1]), string(&a[2]));
+    if search.len() > 1 && search.starts_with(b"/") && search.ends_with(b"/") {
+        let pattern = &search[1..search.len() - 1];
+        return crate::functions::regex_replace_all(
+            &s,
+            pattern,
+            &with,
+            crate::functions::GoRegexp::Go1_19,
+        )
+        .map(Val::Str);
+    }
+    Ok(Val::Str(gostr::replace_all(&s, &search, &with)))
 }
 
 fn slice(a: &[Val]) -> Result<Val, String> {
@@ -772,17 +831,15 @@ fn sort(a: &[Val]) -> Result<Val, String> {
     Ok(Val::List(out.into_iter().map(Val::Str).collect()))
 }
 
-/// Go's `strings.Split`: an empty separator splits into characters.
+/// Go's `strings.Split`: an empty separator splits into runes.
 fn split(a: &[Val]) -> Result<Val, String> {
     let (sep, s) = (string(&a[0]), string(&a[1]));
-    let parts: Vec<Val> = if sep.is_empty() {
-        s.chars().map(|c| Val::Str(c.to_string())).collect()
+    let parts = if sep.is_empty() {
+        gostr::explode(&s)
     } else {
-        s.split(sep.as_str())
-            .map(|p| Val::Str(p.to_string()))
-            .collect()
+        gostr::split(&s, &sep)
     };
-    Ok(Val::List(parts))
+    Ok(Val::List(parts.into_iter().map(Val::Str).collect()))
 }
 
 /// Byte offsets, as Go slices strings.
@@ -810,12 +867,11 @@ fn substr(a: &[Val]) -> Result<Val, String> {
     if end < offset {
         return Err(UNSUPPORTED.into());
     }
-    let bytes = &s.as_bytes()[offset as usize..end as usize];
-    Ok(Val::Str(go_lossy(bytes)))
+    Ok(Val::Str(s[offset as usize..end as usize].to_vec()))
 }
 
 fn transpose(a: &[Val]) -> Result<Val, String> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut out: BTreeMap<GoString, Vec<GoString>> = BTreeMap::new();
     for (key, v) in map(&a[0]) {
         let Val::List(items) = v else {
             return Err("transpose requires a map of lists of strings".into());
@@ -847,7 +903,7 @@ fn values(a: &[Val]) -> Result<Val, String> {
             other => {
                 return Err(format!(
                     "values(): {} has element with bad type {}",
-                    go_quote(k),
+                    go_quote_bytes(k),
                     other.ty().name()
                 ))
             }
@@ -899,11 +955,11 @@ const HOME: &str = "/home/hclspec";
 
 /// go-homedir's `Expand`: `~` alone or before `/` is the home directory
 /// (the result cleaned, as `filepath.Join` does); `~user` is an error.
-fn expand_home(p: &str) -> Result<String, String> {
-    match p.strip_prefix('~') {
-        None => Ok(p.to_string()),
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-            Ok(path::clean(&format!("{HOME}/{rest}")))
+fn expand_home(p: GoString) -> Result<GoString, String> {
+    match p.strip_prefix(b"~") {
+        None => Ok(p),
+        Some(rest) if rest.is_empty() || rest.starts_with(b"/") => {
+            Ok(path::clean_bytes(&[HOME.as_bytes(), b"/", rest].concat()))
         }
         Some(_) => Err(path::NO_USER_HOME.into()),
     }
@@ -912,7 +968,7 @@ fn expand_home(p: &str) -> Result<String, String> {
 /// `file(path)`: `ioutil.ReadFile` of the path (home expanded), relative
 /// to the working directory; Go's `*PathError` texts.
 fn file(a: &[Val]) -> Result<Val, String> {
-    let name = expand_home(&string(&a[0]))?;
+    let name = message_text(&expand_home(string(&a[0]))?).into_owned();
     let full = match BASE_DIR.with(|d| d.borrow().clone()) {
         Some(dir) if !name.starts_with('/') => dir.join(&name),
         _ => std::path::PathBuf::from(&name),
@@ -921,7 +977,7 @@ fn file(a: &[Val]) -> Result<Val, String> {
         return Err(format!("read {name}: is a directory"));
     }
     match std::fs::read(&full) {
-        Ok(bytes) => Ok(Val::Str(go_lossy(&bytes))),
+        Ok(bytes) => Ok(Val::Str(bytes)),
         Err(e) => {
             let why = match e.kind() {
                 std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
@@ -938,9 +994,16 @@ fn file(a: &[Val]) -> Result<Val, String> {
 fn bcrypt(a: &[Val]) -> Result<Val, String> {
     let mut cost: i64 = 10;
     if let Some(c) = a.get(1) {
-        let text = string(c);
-        cost = atoi(&text)
-            .ok_or_else(|| format!("strconv.Atoi: parsing {}: invalid syntax", go_quote(&text)))?;
+        let bytes = string(c);
+        cost = std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(atoi)
+            .ok_or_else(|| {
+                format!(
+                    "strconv.Atoi: parsing {}: invalid syntax",
+                    go_quote_bytes(&bytes)
+                )
+            })?;
     }
     if a.len() > 2 {
         return Err("bcrypt() takes no more than two arguments".into());
@@ -959,8 +1022,8 @@ fn bcrypt(a: &[Val]) -> Result<Val, String> {
         return Err(crate::eval::budget::BUDGET_EXCEEDED.into());
     }
     let password = string(&a[0]);
-    let bytes = &password.as_bytes()[..password.len().min(72)];
+    let bytes = &password[..password.len().min(72)];
     ::bcrypt::hash_with_result(bytes, cost as u32)
-        .map(|parts| Val::Str(parts.format_for_version(::bcrypt::Version::TwoA)))
+        .map(|parts| Val::text(parts.format_for_version(::bcrypt::Version::TwoA)))
         .map_err(|e| format!("error occured generating password {e}"))
 }

@@ -4,12 +4,18 @@
 //! precisions (also `*`), the verbs for each kind, and Go's in-band
 //! error texts (`%!d(string=x)`, `%!v(MISSING)`, `%!(EXTRA ...)`,
 //! `%!(NOVERB)`). Explicit argument indexes (`%[1]d`) are not modelled.
+//!
+//! The format and the strings are Go strings ([`super::gostr`]): `%s`
+//! copies their bytes, widths and precisions count runes as Go decodes
+//! them (a byte outside valid UTF-8 is one), and `%q` writes such a byte
+//! as `\xNN` (`format("%q", base64decode("null"))` is `"\x9e\xe9e"`).
 
 use std::collections::BTreeMap;
 
 use super::convert::format_float;
+use super::gostr::{push_rune, rune_count, runes, GoString};
 use super::value::Val;
-use crate::goquote::go_quote;
+use crate::goquote::{go_quote, go_quote_bytes};
 
 #[derive(Default, Clone, Copy)]
 struct Flags {
@@ -26,10 +32,10 @@ struct Flags {
 const TOO_LARGE: i64 = 1_000_000;
 
 /// `fmt.Sprintf(format, args...)`, following `pp.doPrintf`.
-pub fn sprintf(format: &str, args: &[Val]) -> String {
-    let f = format.as_bytes();
+pub fn sprintf(format: &[u8], args: &[Val]) -> GoString {
+    let f = format;
     let end = f.len();
-    let mut out = String::new();
+    let mut out = GoString::new();
     let mut arg_num = 0usize;
     let mut reordered = false;
     let mut i = 0;
@@ -38,7 +44,7 @@ pub fn sprintf(format: &str, args: &[Val]) -> String {
         while i < end && f[i] != b'%' {
             i += 1;
         }
-        out.push_str(&format[last..i]);
+        out.extend_from_slice(&f[last..i]);
         if i >= end {
             break;
         }
@@ -67,7 +73,7 @@ pub fn sprintf(format: &str, args: &[Val]) -> String {
             let (w, ok, next) = int_from_arg(args, arg_num);
             arg_num = next;
             if !ok {
-                out.push_str("%!(BADWIDTH)");
+                out.extend_from_slice(b"%!(BADWIDTH)");
             }
             if w < 0 {
                 fl.minus = true;
@@ -96,7 +102,7 @@ pub fn sprintf(format: &str, args: &[Val]) -> String {
                 arg_num = next;
                 let ok = ok && p >= 0;
                 if !ok {
-                    out.push_str("%!(BADPREC)");
+                    out.extend_from_slice(b"%!(BADPREC)");
                 }
                 fl.prec = ok.then_some(p as usize);
                 after_index = false;
@@ -111,30 +117,33 @@ pub fn sprintf(format: &str, args: &[Val]) -> String {
                 arg_number(arg_num, f, i, args.len(), &mut reordered, &mut good_arg_num);
         }
         if i >= end {
-            out.push_str("%!(NOVERB)");
+            out.extend_from_slice(b"%!(NOVERB)");
             break;
         }
-        let verb = format[i..].chars().next().unwrap_or('\u{fffd}');
-        i += verb.len_utf8();
+        let (verb, raw) = runes(&f[i..]).next().unwrap_or(('\u{fffd}', &f[i..]));
+        i += raw.len();
         if verb == '%' {
-            out.push('%');
+            out.push(b'%');
         } else if !good_arg_num {
-            out.push_str(&format!("%!{verb}(BADINDEX)"));
+            out.extend_from_slice(format!("%!{verb}(BADINDEX)").as_bytes());
         } else if arg_num >= args.len() {
-            out.push_str(&format!("%!{verb}(MISSING)"));
+            out.extend_from_slice(format!("%!{verb}(MISSING)").as_bytes());
         } else {
             format_arg(&mut out, verb, fl, &args[arg_num]);
             arg_num += 1;
         }
     }
     if !reordered && arg_num < args.len() {
-        out.push_str("%!(EXTRA ");
-        let extra: Vec<String> = args[arg_num..]
-            .iter()
-            .map(|a| format!("{}={}", a.go_type(), plain(a)))
-            .collect();
-        out.push_str(&extra.join(", "));
-        out.push(')');
+        out.extend_from_slice(b"%!(EXTRA ");
+        for (i, a) in args[arg_num..].iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            out.extend_from_slice(a.go_type().as_bytes());
+            out.push(b'=');
+            out.extend_from_slice(&plain(a));
+        }
+        out.push(b')');
     }
     out
 }
@@ -203,19 +212,22 @@ fn int_from_arg(args: &[Val], arg_num: usize) -> (i64, bool, usize) {
 }
 
 /// `%v` of a value.
-fn plain(v: &Val) -> String {
-    let mut s = String::new();
+fn plain(v: &Val) -> GoString {
+    let mut s = GoString::new();
     format_arg(&mut s, 'v', Flags::default(), v);
     s
 }
 
 /// `ast.Variable.String`: `{Variable (TypeString): a}`.
-fn variable_string(v: &Val) -> String {
-    format!("{{Variable ({}): {}}}", v.ty().name(), plus_v(v))
+fn variable_string(v: &Val) -> GoString {
+    let mut out = format!("{{Variable ({}): ", v.ty().name()).into_bytes();
+    out.extend_from_slice(&plus_v(v));
+    out.push(b'}');
+    out
 }
 
 /// `%+v` of the Go value inside a variable.
-fn plus_v(v: &Val) -> String {
+fn plus_v(v: &Val) -> GoString {
     match v {
         Val::List(items) => list_string(items),
         Val::Map(items) => map_string(items),
@@ -223,25 +235,33 @@ fn plus_v(v: &Val) -> String {
     }
 }
 
-fn list_string(items: &[Val]) -> String {
-    let parts: Vec<String> = items.iter().map(variable_string).collect();
-    format!("[{}]", parts.join(" "))
+fn list_string(items: &[Val]) -> GoString {
+    let parts: Vec<GoString> = items.iter().map(variable_string).collect();
+    bracketed(b"[", &parts)
 }
 
-fn map_string(items: &BTreeMap<String, Val>) -> String {
-    let parts: Vec<String> = items
+fn map_string(items: &BTreeMap<GoString, Val>) -> GoString {
+    let parts: Vec<GoString> = items
         .iter()
-        .map(|(k, v)| format!("{k}:{}", variable_string(v)))
+        .map(|(k, v)| [&k[..], b":", &variable_string(v)].concat())
         .collect();
-    format!("map[{}]", parts.join(" "))
+    bracketed(b"map[", &parts)
+}
+
+/// `OPEN` then the parts separated by spaces, then `]`.
+fn bracketed(open: &[u8], parts: &[GoString]) -> GoString {
+    let mut out = open.to_vec();
+    out.extend_from_slice(&parts.join(&b' '));
+    out.push(b']');
+    out
 }
 
 /// Go's `badVerb`: the argument is printed as `%v` under the flags given
 /// (`%05d` of "5" is `%!d(string=00005)`), `+` and `#` staying plain flags
 /// rather than becoming `%+v` and `%#v`: for each kind of value that is the
 /// verb `%v` stands for.
-fn bad_verb(out: &mut String, verb: char, f: Flags, arg: &Val) {
-    out.push_str(&format!("%!{verb}({}=", arg.go_type()));
+fn bad_verb(out: &mut GoString, verb: char, f: Flags, arg: &Val) {
+    out.extend_from_slice(format!("%!{verb}({}=", arg.go_type()).as_bytes());
     let as_v = match arg {
         Val::Str(_) => 's',
         Val::Int(_) => 'd',
@@ -250,10 +270,10 @@ fn bad_verb(out: &mut String, verb: char, f: Flags, arg: &Val) {
         _ => 'v',
     };
     format_arg(out, as_v, f, arg);
-    out.push(')');
+    out.push(b')');
 }
 
-fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
+fn format_arg(out: &mut GoString, verb: char, f: Flags, arg: &Val) {
     // `%+v` and `%#v` move the flag into the verb's own mode (Go's plusV
     // and sharpV): no sign, no alternate form.
     let f = if verb == 'v' {
@@ -263,34 +283,34 @@ fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
     };
     match arg {
         Val::Str(s) => match verb {
-            'v' if f.sharp => pad(out, f, &go_quote(s)),
+            'v' if f.sharp => pad(out, f, go_quote_bytes(s).as_bytes()),
             'v' | 's' => pad(out, f, &truncate(s, f.prec)),
-            'q' => pad(out, f, &quote_verb(&truncate(s, f.prec), f)),
-            'x' | 'X' => pad(out, f, &hex_bytes(truncate(s, f.prec).as_bytes(), verb, f)),
+            'q' => pad(out, f, quote_verb(&truncate(s, f.prec), f).as_bytes()),
+            'x' | 'X' => pad(out, f, hex_bytes(&truncate(s, f.prec), verb, f).as_bytes()),
             _ => bad_verb(out, verb, f, arg),
         },
         Val::Bool(b) => match verb {
-            'v' | 't' => pad(out, f, if *b { "true" } else { "false" }),
+            'v' | 't' => pad(out, f, if *b { b"true" } else { b"false" }),
             _ => bad_verb(out, verb, f, arg),
         },
         Val::Int(i) => format_int(out, verb, f, *i, arg),
         Val::Float(x) => format_float_verb(out, verb, f, *x, arg),
         Val::List(items) => match verb {
             'v' | 's' => pad(out, f, &list_string(items)),
-            _ => out.push_str(&list_fields(items, verb)),
+            _ => out.extend_from_slice(&list_fields(items, verb)),
         },
         Val::Map(items) => match verb {
             'v' | 's' => pad(out, f, &map_string(items)),
             _ => {
-                let parts: Vec<String> = items
+                let parts: Vec<GoString> = items
                     .iter()
                     .map(|(k, v)| {
-                        let mut key = String::new();
+                        let mut key = GoString::new();
                         format_arg(&mut key, verb, Flags::default(), &Val::Str(k.clone()));
-                        format!("{key}:{}", variable_fields(v, verb))
+                        [&key[..], b":", &variable_fields(v, verb)].concat()
                     })
                     .collect();
-                out.push_str(&format!("map[{}]", parts.join(" ")));
+                out.extend_from_slice(&bracketed(b"map[", &parts));
             }
         },
     }
@@ -299,13 +319,13 @@ fn format_arg(out: &mut String, verb: char, f: Flags, arg: &Val) {
 /// A list printed with a verb other than `%v` and `%s`: Go prints each
 /// `ast.Variable` through its `String` method for `%x`, `%X` and `%q`, and
 /// field by field (`{VALUE TYPE}`) otherwise.
-fn list_fields(items: &[Val], verb: char) -> String {
-    let parts: Vec<String> = items.iter().map(|v| variable_fields(v, verb)).collect();
-    format!("[{}]", parts.join(" "))
+fn list_fields(items: &[Val], verb: char) -> GoString {
+    let parts: Vec<GoString> = items.iter().map(|v| variable_fields(v, verb)).collect();
+    bracketed(b"[", &parts)
 }
 
-fn variable_fields(v: &Val, verb: char) -> String {
-    let mut out = String::new();
+fn variable_fields(v: &Val, verb: char) -> GoString {
+    let mut out = GoString::new();
     if matches!(verb, 'x' | 'X' | 'q') {
         format_arg(
             &mut out,
@@ -316,7 +336,7 @@ fn variable_fields(v: &Val, verb: char) -> String {
         return out;
     }
     match v {
-        Val::List(items) => out.push_str(&list_fields(items, verb)),
+        Val::List(items) => out.extend_from_slice(&list_fields(items, verb)),
         other => format_arg(&mut out, verb, Flags::default(), other),
     }
     let code: i64 = match v.ty() {
@@ -328,21 +348,24 @@ fn variable_fields(v: &Val, verb: char) -> String {
         super::value::Ty::List => 64,
         super::value::Ty::Map => 128,
     };
-    let mut ty = String::new();
+    let mut ty = GoString::new();
     format_arg(&mut ty, verb, Flags::default(), &Val::Int(code));
-    format!("{{{out} {}}}", ty.replace("(int=", "(ast.Type="))
+    let ty = String::from_utf8_lossy(&ty).replace("(int=", "(ast.Type=");
+    [&b"{"[..], &out, b" ", ty.as_bytes(), b"}"].concat()
 }
 
 /// `%q` of a string: back-quoted with `#` when Go's `CanBackquote`
-/// allows, ASCII-only with `+` (`QuoteToASCII`).
-fn quote_verb(s: &str, f: Flags) -> String {
-    let can_backquote = s
-        .chars()
-        .all(|c| c != '`' && c != '\u{feff}' && (c == '\t' || !c.is_control()));
-    if f.sharp && can_backquote {
+/// allows (never for bytes that are not UTF-8), ASCII-only with `+`
+/// (`QuoteToASCII`).
+fn quote_verb(s: &[u8], f: Flags) -> String {
+    let backquoted = std::str::from_utf8(s).ok().filter(|s| {
+        s.chars()
+            .all(|c| c != '`' && c != '\u{feff}' && (c == '\t' || !c.is_control()))
+    });
+    if let Some(s) = backquoted.filter(|_| f.sharp) {
         return format!("`{s}`");
     }
-    let quoted = go_quote(s);
+    let quoted = go_quote_bytes(s);
     if !f.plus {
         return quoted;
     }
@@ -357,10 +380,11 @@ fn quote_verb(s: &str, f: Flags) -> String {
     ascii
 }
 
-fn truncate(s: &str, prec: Option<usize>) -> String {
+/// The first `prec` runes.
+fn truncate(s: &[u8], prec: Option<usize>) -> GoString {
     match prec {
-        Some(p) => s.chars().take(p).collect(),
-        None => s.to_string(),
+        Some(p) => runes(s).take(p).flat_map(|(_, raw)| raw).copied().collect(),
+        None => s.to_vec(),
     }
 }
 
@@ -386,38 +410,42 @@ fn hex_bytes(b: &[u8], verb: char, f: Flags) -> String {
 
 /// Pads to the width with spaces (or zeros with the `0` flag), on the left
 /// unless the `-` flag is set.
-fn pad(out: &mut String, f: Flags, s: &str) {
-    let n = s.chars().count();
+fn pad(out: &mut GoString, f: Flags, s: &[u8]) {
+    let n = rune_count(s);
     let width = f.width.unwrap_or(0);
     if n >= width {
-        out.push_str(s);
+        out.extend_from_slice(s);
         return;
     }
     let fill = width - n;
     if f.minus {
-        out.push_str(s);
-        out.extend(std::iter::repeat_n(' ', fill));
+        out.extend_from_slice(s);
+        out.extend(std::iter::repeat_n(b' ', fill));
     } else {
-        let c = if f.zero { '0' } else { ' ' };
+        let c = if f.zero { b'0' } else { b' ' };
         out.extend(std::iter::repeat_n(c, fill));
-        out.push_str(s);
+        out.extend_from_slice(s);
     }
 }
 
 /// Pads a number: zero padding goes after the sign.
-fn pad_number(out: &mut String, f: Flags, sign: &str, body: &str) {
+fn pad_number(out: &mut GoString, f: Flags, sign: &str, body: &str) {
     let width = f.width.unwrap_or(0);
     let n = sign.chars().count() + body.chars().count();
     if f.zero && !f.minus && n < width {
-        out.push_str(sign);
-        out.extend(std::iter::repeat_n('0', width - n));
-        out.push_str(body);
+        out.extend_from_slice(sign.as_bytes());
+        out.extend(std::iter::repeat_n(b'0', width - n));
+        out.extend_from_slice(body.as_bytes());
         return;
     }
-    pad(out, Flags { zero: false, ..f }, &format!("{sign}{body}"));
+    pad(
+        out,
+        Flags { zero: false, ..f },
+        format!("{sign}{body}").as_bytes(),
+    );
 }
 
-fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
+fn format_int(out: &mut GoString, verb: char, f: Flags, i: i64, arg: &Val) {
     let (base, upper) = match verb {
         'd' | 'v' => (10, false),
         'b' => (2, false),
@@ -429,7 +457,9 @@ fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
                 .ok()
                 .and_then(char::from_u32)
                 .unwrap_or('\u{fffd}');
-            pad(out, f, &c.to_string());
+            let mut text = GoString::new();
+            push_rune(&mut text, c);
+            pad(out, f, &text);
             return;
         }
         'q' => {
@@ -441,7 +471,7 @@ fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
             pad(
                 out,
                 f,
-                &format!("'{}'", &q[1..q.len() - 1].replace("\\\"", "\"")),
+                format!("'{}'", &q[1..q.len() - 1].replace("\\\"", "\"")).as_bytes(),
             );
             return;
         }
@@ -452,7 +482,7 @@ fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
                     s.push_str(&format!(" '{c}'"));
                 }
             }
-            pad(out, f, &s);
+            pad(out, f, s.as_bytes());
             return;
         }
         _ => {
@@ -497,7 +527,7 @@ fn format_int(out: &mut String, verb: char, f: Flags, i: i64, arg: &Val) {
     pad_number(out, f, sign, &body);
 }
 
-fn format_float_verb(out: &mut String, verb: char, f: Flags, x: f64, arg: &Val) {
+fn format_float_verb(out: &mut GoString, verb: char, f: Flags, x: f64, arg: &Val) {
     let prec = f.prec.map(|p| p as i64);
     let (fmt, prec) = match verb {
         'v' | 'g' => ('g', prec.unwrap_or(-1)),

@@ -28,6 +28,7 @@ mod convert;
 mod eval;
 mod funcs;
 mod gofmt;
+mod gostr;
 mod parse;
 mod references;
 mod rsa;
@@ -41,7 +42,7 @@ use std::collections::BTreeMap;
 use crate::text::{with_unicode, UnicodeVersion};
 
 pub use scan::HilPos;
-pub use value::{Ty, Val};
+pub use value::{GoString, Ty, Val};
 
 mod value;
 
@@ -215,7 +216,10 @@ fn size(v: &Val) -> u64 {
 
 /// The value as `terraform output -json` shows it: strings, lists (a
 /// tuple when the elements' types differ) and maps (an object when they
-/// differ).
+/// differ). Bytes outside valid UTF-8 become U+FFFD as `encoding/json`
+/// writes them ([`gostr::json_text`]); keys that become equal so leave the
+/// value of the last in Go's order (sorted by bytes), as reading the JSON
+/// back keeps the last of equal keys.
 pub fn to_value(v: &Val) -> crate::Value {
     match v {
         Val::List(items) => {
@@ -233,7 +237,7 @@ pub fn to_value(v: &Val) -> crate::Value {
         Val::Map(items) => {
             let items: BTreeMap<String, crate::Value> = items
                 .iter()
-                .map(|(k, v)| (k.clone(), to_value(v)))
+                .map(|(k, v)| (gostr::json_text(k), to_value(v)))
                 .collect();
             let mut types = items.values().map(crate::Value::ty);
             match types.next() {
@@ -244,7 +248,7 @@ pub fn to_value(v: &Val) -> crate::Value {
                 Some(_) => crate::Value::Object(items),
             }
         }
-        other => crate::Value::String(other.weak_string().unwrap_or_default()),
+        other => crate::Value::String(gostr::json_text(&other.weak_string().unwrap_or_default())),
     }
 }
 

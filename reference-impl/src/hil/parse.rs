@@ -274,7 +274,7 @@ impl Parser<'_> {
             }
             Tok::Float(text) => {
                 self.read();
-                match super::convert::parse_float(text) {
+                match super::convert::parse_float(text.as_bytes()) {
                     Ok(v) => Ok(Node::Literal(Literal::Float(v), next.pos)),
                     Err(e) => Err(parse_error(next.pos, format!("invalid float: {e}"))),
                 }

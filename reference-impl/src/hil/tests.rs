@@ -22,10 +22,15 @@ use Expect::{Eval, Parse, Value};
 
 /// The variables every case sees.
 fn scope() -> Scope {
-    let s = |v: &str| Val::Str(v.to_string());
+    let s = |v: &str| Val::text(v);
     let list = |items: &[&str]| Val::List(items.iter().map(|v| s(v)).collect());
     let map = |items: &[(&str, &str)]| {
-        Val::Map(items.iter().map(|(k, v)| (k.to_string(), s(v))).collect())
+        Val::Map(
+            items
+                .iter()
+                .map(|(k, v)| (k.as_bytes().to_vec(), s(v)))
+                .collect(),
+        )
     };
     Scope::with_variables(BTreeMap::from([
         ("s".to_string(), s("hello")),
@@ -39,13 +44,15 @@ fn scope() -> Scope {
     ]))
 }
 
+use super::gostr::json_text;
+
 fn json(v: &Val) -> serde_json::Value {
     match v {
         Val::List(items) => serde_json::Value::Array(items.iter().map(json).collect()),
         Val::Map(items) => {
-            serde_json::Value::Object(items.iter().map(|(k, v)| (k.clone(), json(v))).collect())
+            serde_json::Value::Object(items.iter().map(|(k, v)| (json_text(k), json(v))).collect())
         }
-        other => serde_json::Value::String(other.weak_string().unwrap_or_default()),
+        other => serde_json::Value::String(json_text(&other.weak_string().unwrap_or_default())),
     }
 }
 
@@ -98,7 +105,7 @@ fn deep_nesting() {
     let scope = scope();
     for (source, want) in [(parens, "1"), (minus, "1"), (calls, "A")] {
         let got = evaluate(SourceKind::Expression, &source, &scope);
-        assert_eq!(got, Ok(Val::Str(want.to_string())));
+        assert_eq!(got, Ok(Val::text(want)));
     }
 }
 

@@ -1,20 +1,22 @@
 //! HIL's values and types (`ast.Variable`, `ast.Type`). Ints are Go
 //! `int` (64 bits) and floats Go `float64`: here float64 is the language's
-//! own number type, so `f64` models it exactly.
+//! own number type, so `f64` models it exactly. Strings are Go strings,
+//! bytes that need not be UTF-8 ([`super::gostr`]).
 
 use std::collections::BTreeMap;
 
 use super::convert::format_float;
+pub use super::gostr::GoString;
 
 /// A value (HIL's `ast.Variable` with its Go value).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
-    Str(String),
+    Str(GoString),
     Int(i64),
     Float(f64),
     Bool(bool),
     List(Vec<Val>),
-    Map(BTreeMap<String, Val>),
+    Map(BTreeMap<GoString, Val>),
 }
 
 /// A type (`ast.Type`); `Any` appears only in function signatures.
@@ -58,6 +60,11 @@ impl Ty {
 }
 
 impl Val {
+    /// A string value of this text.
+    pub fn text(s: impl Into<String>) -> Val {
+        Val::Str(s.into().into_bytes())
+    }
+
     pub fn ty(&self) -> Ty {
         match self {
             Val::Str(_) => Ty::Str,
@@ -84,12 +91,12 @@ impl Val {
     /// The value as mapstructure's weak decoding turns a primitive into a
     /// string (`hil.InterfaceToVariable`): bools become `1`/`0`, floats
     /// `strconv.FormatFloat(f, 'f', -1, 64)`.
-    pub fn weak_string(&self) -> Option<String> {
+    pub fn weak_string(&self) -> Option<GoString> {
         match self {
             Val::Str(s) => Some(s.clone()),
-            Val::Int(i) => Some(i.to_string()),
-            Val::Float(f) => Some(format_float(*f, 'f', -1)),
-            Val::Bool(b) => Some(if *b { "1" } else { "0" }.to_string()),
+            Val::Int(i) => Some(i.to_string().into_bytes()),
+            Val::Float(f) => Some(format_float(*f, 'f', -1).into_bytes()),
+            Val::Bool(b) => Some(if *b { b"1" } else { b"0" }.to_vec()),
             _ => None,
         }
     }

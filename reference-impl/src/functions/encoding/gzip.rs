@@ -13,7 +13,7 @@
 //! body `ca48cdc9c90704 0000ffff` and flate2 1.1 writes `cb48cdc9c90700`.
 
 /// The gzip member Go's `gzip.Writer` writes for `data`.
-pub(super) fn gzip(data: &[u8]) -> Vec<u8> {
+pub(crate) fn gzip(data: &[u8]) -> Vec<u8> {
     // Header: magic, deflate, no flags, no mtime, no extra flags, OS unknown.
     let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
     let mut c = Compressor::new();

@@ -188,8 +188,14 @@ fn marshal(
 /// A string as Go's `json.Marshal` writes it: HTML-significant characters,
 /// control characters, U+2028 and U+2029 escaped.
 pub(crate) fn push_json_string(out: &mut String, s: &str, escapes: ControlEscapes) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    push_json_chars(out, s, escapes);
+    out.push('"');
+}
+
+/// The characters of [`push_json_string`] without the quotes.
+pub(crate) fn push_json_chars(out: &mut String, s: &str, escapes: ControlEscapes) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -210,7 +216,6 @@ pub(crate) fn push_json_string(out: &mut String, s: &str, escapes: ControlEscape
             _ => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// A parsed JSON document, keeping duplicate object keys in order.

@@ -48,26 +48,50 @@ pub(super) fn replace_all(
     with: &str,
     go: GoRegexp,
 ) -> Result<String, String> {
+    let out = replace_all_bytes(text.as_bytes(), pattern.as_bytes(), with.as_bytes(), go)?;
+    // Only bytes of the text and the template are copied, at character
+    // boundaries.
+    Ok(String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// [`replace_all`] on Go strings, bytes that need not be UTF-8, as
+/// Terraform 0.11's `replace` calls it. Go's `regexp` reads a byte outside
+/// a valid UTF-8 sequence as U+FFFD of width 1 (`.` and `[^a]` match it)
+/// and copies the bytes of the text and the template as they are. A
+/// pattern that is not UTF-8 is an error when the parser reaches its first
+/// invalid byte. Not modelled: Go finds a pattern's literal prefix with a
+/// byte search, so a literal U+FFFD there (`/a\x{FFFD}/`) does not match an
+/// invalid byte, where here it does.
+pub(crate) fn replace_all_bytes(
+    text: &[u8],
+    pattern: &[u8],
+    with: &[u8],
+    go: GoRegexp,
+) -> Result<Vec<u8>, String> {
+    let pattern = std::str::from_utf8(pattern).map_err(|e| invalid_utf8(pattern, e, go))?;
     let re = Compiled::new(pattern, go).map_err(|e| match e {
         CompileError::Syntax(e) => format!("error parsing regexp: {}: `{}`", e.code, e.expr),
         CompileError::TooLarge => TOO_LARGE.to_string(),
     })?;
-    let mut out = String::with_capacity(text.len());
+    let (decoded, offsets) = go_decode(text);
+    let raw = |i: usize| offsets.as_ref().map_or(i, |o| o[i]);
+    let mut out = Vec::with_capacity(text.len());
     let mut last_end = 0;
     let mut search = 0;
     let mut caps = re.re.create_captures();
-    while search <= text.len() {
-        if !re.find_at(text, search, &mut caps) {
+    while search <= decoded.len() {
+        if !re.find_at(&decoded, search, &mut caps) {
             break;
         }
         let (start, end) = span(&caps, 0).unwrap_or((search, search));
-        out.push_str(&text[last_end..start]);
+        out.extend_from_slice(&text[raw(last_end)..raw(start)]);
         // No replacement for an empty match right after a previous one.
         if end > last_end || start == 0 {
-            re.expand(with, text, &caps, &mut out);
+            re.expand(with, &|s, e| &text[raw(s)..raw(e)], &caps, &mut out);
         }
         last_end = end;
-        let width = text[search..].chars().next().map_or(0, char::len_utf8);
+        let width = decoded[search..].chars().next().map_or(0, char::len_utf8);
         search = if search + width > end {
             search + width
         } else if search + 1 > end {
@@ -76,8 +100,53 @@ pub(super) fn replace_all(
             end
         };
     }
-    out.push_str(&text[last_end..]);
+    out.extend_from_slice(&text[raw(last_end)..]);
     Ok(out)
+}
+
+/// The text as Go's `regexp` reads it, each byte outside a valid UTF-8
+/// sequence as U+FFFD, and for each byte offset of that text the offset in
+/// `bytes` (`None` when the bytes are UTF-8: the same offsets).
+fn go_decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<Vec<usize>>) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (std::borrow::Cow::Borrowed(text), None);
+    }
+    let mut text = String::with_capacity(bytes.len() + 8);
+    let mut offsets = Vec::with_capacity(bytes.len() + 9);
+    let mut at = 0;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
+            at += c.len_utf8();
+            text.push(c);
+        }
+        for _ in chunk.invalid() {
+            offsets.extend(std::iter::repeat_n(at, 3));
+            at += 1;
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    offsets.push(at);
+    (std::borrow::Cow::Owned(text), Some(offsets))
+}
+
+/// Go's `syntax.ErrInvalidUTF8`, which the parser reports on reaching the
+/// first byte outside a valid UTF-8 sequence, naming the pattern from
+/// there; an error in the part before it comes first, except those Go
+/// finds only at the end of the pattern (an unclosed group or class, a
+/// trailing backslash), which it never reaches.
+fn invalid_utf8(pattern: &[u8], e: std::str::Utf8Error, go: GoRegexp) -> String {
+    let (before, rest) = pattern.split_at(e.valid_up_to());
+    let before = std::str::from_utf8(before).unwrap_or_default();
+    match parse::parse(before, go) {
+        Err(e) if !parse::reported_at_end(e.code) => {
+            format!("error parsing regexp: {}: `{}`", e.code, e.expr)
+        }
+        _ => format!(
+            "error parsing regexp: invalid UTF-8: `{}`",
+            String::from_utf8_lossy(rest)
+        ),
+    }
 }
 
 /// Reported, in place of a Go parse error, for a pattern Go accepts but
@@ -273,22 +342,36 @@ impl Compiled {
     }
 
     /// Mirrors Go's `Regexp.expand` for a replacement template.
-    fn expand(&self, template: &str, text: &str, caps: &Captures, out: &mut String) {
+    /// Go's `Regexp.Expand` of the template's bytes; `group` gives the
+    /// text's bytes of a span.
+    fn expand<'t>(
+        &self,
+        template: &[u8],
+        group: &dyn Fn(usize, usize) -> &'t [u8],
+        caps: &Captures,
+        out: &mut Vec<u8>,
+    ) {
         let mut rest = template;
-        while let Some(dollar) = rest.find('$') {
-            out.push_str(&rest[..dollar]);
+        while let Some(dollar) = rest.iter().position(|&b| b == b'$') {
+            out.extend_from_slice(&rest[..dollar]);
             rest = &rest[dollar + 1..];
-            if let Some(after) = rest.strip_prefix('$') {
-                out.push('$');
+            if let Some(after) = rest.strip_prefix(b"$") {
+                out.push(b'$');
                 rest = after;
                 continue;
             }
-            let Some((name, after)) = template_name(rest) else {
-                out.push('$');
+            // A name is letters, digits and `_`: it ends before any byte
+            // outside valid UTF-8.
+            let valid = match std::str::from_utf8(rest) {
+                Ok(valid) => valid,
+                Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+            };
+            let Some((name, after)) = template_name(valid) else {
+                out.push(b'$');
                 continue;
             };
-            rest = after;
-            let group = match group_number(name) {
+            rest = &rest[valid.len() - after.len()..];
+            let number = match group_number(name) {
                 Some(n) => Some(n),
                 None => self
                     .names
@@ -297,11 +380,11 @@ impl Compiled {
                     .find(|(i, n)| n.as_deref() == Some(name) && span(caps, i + 1).is_some())
                     .map(|(i, _)| i + 1),
             };
-            if let Some((s, e)) = group.and_then(|g| span(caps, g)) {
-                out.push_str(&text[s..e]);
+            if let Some((s, e)) = number.and_then(|g| span(caps, g)) {
+                out.extend_from_slice(group(s, e));
             }
         }
-        out.push_str(rest);
+        out.extend_from_slice(rest);
     }
 }
 

@@ -57,6 +57,12 @@ const TRAILING_BACKSLASH: &str = "trailing backslash at end of expression";
 const UNEXPECTED_PAREN: &str = "unexpected )";
 const NESTING_DEPTH: &str = "expression nests too deeply";
 
+/// Whether Go's parser reports this error only once it has read the whole
+/// pattern (so not when it stops earlier, at a byte outside UTF-8).
+pub(super) fn reported_at_end(code: &str) -> bool {
+    matches!(code, MISSING_PAREN | MISSING_BRACKET | TRAILING_BACKSLASH)
+}
+
 fn error(code: &'static str, expr: &str) -> SyntaxError {
     SyntaxError {
         code,
