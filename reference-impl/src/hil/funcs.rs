@@ -271,6 +271,7 @@ fn go_min(a: f64, b: f64) -> f64 {
 /// computes the same way.
 fn shared(name: &str, args: &[Val]) -> Result<Val, String> {
     let f = crate::functions::lookup_for(name, crate::HclVersion::V2_14)
+        .or_else(|| crate::functions::lookup_for(name, crate::HclVersion::V2_24))
         .ok_or_else(|| format!("no function {name}"))?;
     let args: Vec<crate::Value> = args.iter().map(|a| crate::Value::String(text(a))).collect();
     match f.call(&args) {
