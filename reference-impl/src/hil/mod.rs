@@ -217,7 +217,7 @@ fn size(v: &Val) -> u64 {
 /// The value as `terraform output -json` shows it: strings, lists (a
 /// tuple when the elements' types differ) and maps (an object when they
 /// differ). Bytes outside valid UTF-8 become U+FFFD as `encoding/json`
-/// writes them ([`gostr::json_text`]); keys that become equal so leave the
+/// writes them (`gostr::json_text`); keys that become equal so leave the
 /// value of the last in Go's order (sorted by bytes), as reading the JSON
 /// back keeps the last of equal keys.
 pub fn to_value(v: &Val) -> crate::Value {
