@@ -3,7 +3,10 @@
 //! profile (2.24, the default, 2.14, and the older Terraform releases),
 //! named `file::id`, `file::id@2.14` and `file::id@1.9`, so `cargo test --
 //! splat` filters by file or id. An HCL 2.14 error case must also give the
-//! Go oracle's error detail and range (harness/tests/go-hcl-details.jsonl).
+//! Go oracle's error detail and range (harness/tests/go-hcl-details.jsonl),
+//! and a current-profile error case the detail Terraform 1.15 gives, where
+//! the reference gave it when the file was written
+//! (harness/tests/terraform-details.jsonl).
 
 use hclspec::engine::Reference;
 use hclspec::locate::CORPUS_ENV;
@@ -26,9 +29,14 @@ fn main() {
     // them, for the HCL 2.14 error cases (scripts/oracle-details): the
     // reference is held to HCL's exact texts, which engines are not.
     let details = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/go-hcl-details.jsonl");
+    // Terraform 1.15's details of the current profile's error cases that
+    // the reference gives word for word (scripts/oracle-details --oracle
+    // terraform): none of them may be lost.
+    let terraform_details = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/terraform-details.jsonl");
     let mut harness = Harness::new(move |request| reference.evaluate(request))
         .skips(gaps)
         .details(details)
+        .details(terraform_details)
         // The reference answers every case: `unsupported` from it is a bug.
         .require_answers();
     if let Some(dir) = std::env::var_os(CORPUS_ENV) {

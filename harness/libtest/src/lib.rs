@@ -57,7 +57,7 @@ pub struct Harness {
     dialects: Option<Vec<Dialect>>,
     skips: Vec<PathBuf>,
     corpus: Option<PathBuf>,
-    details: Option<PathBuf>,
+    details: Vec<PathBuf>,
     answers_required: bool,
 }
 
@@ -99,7 +99,7 @@ impl Harness {
             dialects: None,
             skips: Vec::new(),
             corpus: None,
-            details: None,
+            details: Vec::new(),
             answers_required: false,
         }
     }
@@ -132,9 +132,10 @@ impl Harness {
 
     /// A details file (see [`load_details`]'s format): a trial whose
     /// expectation is an error and that the file names must also give the
-    /// file's error detail, and its range where the file has one.
+    /// file's error detail, and its range where the file has one
+    /// (repeatable: the files name different trials).
     pub fn details(mut self, path: impl AsRef<Path>) -> Harness {
-        self.details = Some(path.as_ref().to_path_buf());
+        self.details.push(path.as_ref().to_path_buf());
         self
     }
 
@@ -186,17 +187,18 @@ impl Harness {
                 Err(e) => return vec![failing_load(format!("the skip list does not load:\n{e}"))],
             }
         }
-        let details = match &self.details {
-            None => Arc::new(HashMap::new()),
-            Some(path) => match load_details(path) {
-                Ok(d) => Arc::new(d),
+        let mut details = HashMap::new();
+        for path in &self.details {
+            match load_details(path) {
+                Ok(d) => details.extend(d),
                 Err(e) => {
                     return vec![failing_load(format!(
                         "the details file does not load:\n{e}"
                     ))]
                 }
-            },
-        };
+            }
+        }
+        let details = Arc::new(details);
         let mut trials = vec![Trial::test(LOAD_TRIAL, || Ok(()))];
         for file in &corpus.files {
             if let Some(ds) = &self.dialects {

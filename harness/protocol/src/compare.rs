@@ -416,7 +416,7 @@ fn loose_equals(a: &Value, b: &Value) -> bool {
         (V::Null(_), V::Null(_)) | (V::Unknown(..), V::Unknown(..)) => true,
         (V::Bool(x), V::Bool(y)) => x == y,
         (V::String(x), V::String(y)) => x == y,
-        (V::Number(_), V::Number(_)) => a.raw_equals(b),
+        (V::Number(x), V::Number(y)) => x.cty_equals(y),
         (V::Set { items: x, .. }, other) | (other, V::Set { items: x, .. }) => {
             let y = match other {
                 V::Set { items, .. } => items.as_slice(),
@@ -479,7 +479,7 @@ pub fn values_match_signed(
             if et != at {
                 return Err(MSG_TYPES_DIFFER.to_string());
             }
-            match catch_unwind(AssertUnwindSafe(|| ev.raw_equals(&av))) {
+            match catch_unwind(AssertUnwindSafe(|| same_value(&ev, &av))) {
                 Ok(true)
                     if zero_sign
                         && zero_signs_differ(&expected.ty, &expected.value, &actual.value) =>
@@ -494,6 +494,47 @@ pub fn values_match_signed(
         }
         (Err(e), _) => json_fallback(expected, actual, &format!("expected value: {e}")),
         (Ok(_), Err(e)) => Err(format!("{MSG_BAD_ACTUAL}: {e}")),
+    }
+}
+
+/// `cty.Value.RawEquals` for two values of one type, written here rather
+/// than called from the reference: the judge must not share the code it
+/// judges, or a fault in the reference's equality would make a wrong answer
+/// equal to the expectation. Marks count (both or neither), unknowns and
+/// nulls are equal to their own kind, and a set's elements are compared as
+/// a multiset.
+fn same_value(a: &Value, b: &Value) -> bool {
+    use Value as V;
+    match (a, b) {
+        (V::Marked(x), V::Marked(y)) => same_value(x, y),
+        (V::Marked(_), _) | (_, V::Marked(_)) => false,
+        (V::Unknown(..), V::Unknown(..)) | (V::Null(_), V::Null(_)) => true,
+        (V::Bool(x), V::Bool(y)) => x == y,
+        (V::Number(x), V::Number(y)) => x.cty_equals(y),
+        (V::String(x), V::String(y)) => x == y,
+        (V::List { items: x, .. }, V::List { items: y, .. }) | (V::Tuple(x), V::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        (V::Set { items: x, .. }, V::Set { items: y, .. }) => {
+            x.len() == y.len() && {
+                let mut used = vec![false; y.len()];
+                x.iter().all(
+                    |p| match (0..y.len()).find(|&i| !used[i] && same_value(p, &y[i])) {
+                        Some(i) => {
+                            used[i] = true;
+                            true
+                        }
+                        None => false,
+                    },
+                )
+            }
+        }
+        (V::Map { items: x, .. }, V::Map { items: y, .. }) | (V::Object(x), V::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| same_value(p, q)))
+        }
+        _ => false,
     }
 }
 
@@ -706,6 +747,63 @@ mod tests {
         for (i, (e, a, level, pass)) in table.into_iter().enumerate() {
             let v = compare_at(&Expect::Result(e), &Outcome::Result(a), level);
             assert_eq!(matches!(v, Verdict::Pass), pass, "row {i}: {v:?}");
+        }
+    }
+
+    /// The judge's equality is its own: sequences by position (also inside
+    /// a list of tuples, the elements of one type), sets in any order,
+    /// mappings by key, numbers by value.
+    #[test]
+    fn values_are_compared_by_the_judge_s_own_equality() {
+        let list_of_pairs = json!(["list", ["tuple", ["number", "string"]]]);
+        let set_of_pairs = json!(["set", ["tuple", ["number", "string"]]]);
+        let table = [
+            (
+                list_of_pairs.clone(),
+                r#"[[1, "a"], [2, "b"]]"#,
+                r#"[[1.0, "a"], [2, "b"]]"#,
+                true,
+            ),
+            (
+                list_of_pairs.clone(),
+                r#"[[1, "a"], [2, "b"]]"#,
+                r#"[[2, "b"], [1, "a"]]"#,
+                false,
+            ),
+            (
+                list_of_pairs,
+                r#"[[1, "a"], [2, "b"]]"#,
+                r#"[[1, "a"], [2, "c"]]"#,
+                false,
+            ),
+            (
+                set_of_pairs.clone(),
+                r#"[[1, "a"], [2, "b"]]"#,
+                r#"[[2, "b"], [1, "a"]]"#,
+                true,
+            ),
+            (
+                set_of_pairs,
+                r#"[[1, "a"], [2, "b"]]"#,
+                r#"[[1, "a"], [3, "b"]]"#,
+                false,
+            ),
+            (
+                json!(["map", ["list", "number"]]),
+                r#"{"k": [1]}"#,
+                r#"{"k": [1, 1]}"#,
+                false,
+            ),
+            (
+                json!(["object", {"a": "string"}]),
+                r#"{"a": null}"#,
+                r#"{"a": "x"}"#,
+                false,
+            ),
+        ];
+        for (i, (ty, e, a, pass)) in table.into_iter().enumerate() {
+            let got = values_match(&tv(ty.clone(), e, vec![]), &tv(ty, a, vec![]));
+            assert_eq!(got.is_ok(), pass, "row {i}: {got:?}");
         }
     }
 
