@@ -442,20 +442,24 @@ fn loose_equals(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn same_multiset(x: &[Value], y: &[Value]) -> bool {
+/// Whether `x` and `y` hold the same elements in any order, by `eq`.
+fn same_multiset_by(x: &[Value], y: &[Value], eq: fn(&Value, &Value) -> bool) -> bool {
     if x.len() != y.len() {
         return false;
     }
     let mut used = vec![false; y.len()];
-    x.iter().all(
-        |p| match (0..y.len()).find(|&i| !used[i] && loose_equals(p, &y[i])) {
+    x.iter()
+        .all(|p| match (0..y.len()).find(|&i| !used[i] && eq(p, &y[i])) {
             Some(i) => {
                 used[i] = true;
                 true
             }
             None => false,
-        },
-    )
+        })
+}
+
+fn same_multiset(x: &[Value], y: &[Value]) -> bool {
+    same_multiset_by(x, y, loose_equals)
 }
 
 /// Whether two typed values are the same cty value of the same type;
@@ -515,20 +519,7 @@ fn same_value(a: &Value, b: &Value) -> bool {
         (V::List { items: x, .. }, V::List { items: y, .. }) | (V::Tuple(x), V::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
         }
-        (V::Set { items: x, .. }, V::Set { items: y, .. }) => {
-            x.len() == y.len() && {
-                let mut used = vec![false; y.len()];
-                x.iter().all(
-                    |p| match (0..y.len()).find(|&i| !used[i] && same_value(p, &y[i])) {
-                        Some(i) => {
-                            used[i] = true;
-                            true
-                        }
-                        None => false,
-                    },
-                )
-            }
-        }
+        (V::Set { items: x, .. }, V::Set { items: y, .. }) => same_multiset_by(x, y, same_value),
         (V::Map { items: x, .. }, V::Map { items: y, .. }) | (V::Object(x), V::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
