@@ -171,10 +171,23 @@ fn values_in_scope(scope: &mut Json, at: &str) -> Result<(), TomlError> {
     if let Json::Object(vars) = scope {
         for (var, tv) in vars.iter_mut() {
             value_text(tv, &format!("{at}.{var}"))?;
+            // The protocol gives an engine a scope value's unknown parts
+            // without refinements (engines decode type, value, unknown and
+            // sensitive paths only): a case that wrote some would be judged
+            // as if they were not there.
+            if tv.get("refinements").is_some() {
+                return Err(TomlError {
+                    field: format!("{at}.{var}.refinements"),
+                    message: MSG_SCOPE_REFINEMENTS.into(),
+                });
+            }
         }
     }
     Ok(())
 }
+
+const MSG_SCOPE_REFINEMENTS: &str = "refinements describe the unknown parts of a result; \
+     a scope value's unknown parts reach the engine without them";
 
 fn value_in_expect(expect: &mut Json, at: &str) -> Result<(), TomlError> {
     if let Some(result) = expect.get_mut("result") {
@@ -583,6 +596,11 @@ mod tests {
                 "no note of that name",
             ),
             ("area = 'a'\ncases = [", "", "line 2"),
+            (
+                "area = 'a'\n[scopes.s]\nx = { type = 'number', value = 'null', unknown = [[]], refinements = [{ path = [], not_null = true }] }\n[[cases]]\nid = 'x'\nsource = 'x'\nscope = 's'",
+                "scopes.s.x.refinements",
+                "reach the engine without them",
+            ),
         ];
         for (text, field, msg) in table {
             let e = to_json_doc(text).unwrap_err();
