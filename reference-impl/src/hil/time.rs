@@ -59,16 +59,26 @@ fn parse_rfc3339(value: &str) -> Result<Instant, String> {
             None => Err(cannot_parse(value, rest, lit)),
         }
     };
-    // Year: four characters, the first a digit, all read by atoi.
+    // Year: four bytes, the first a digit, all read by atoi. Go cuts the
+    // four bytes off before atoi reads them, so when they are not all
+    // digits the error shows the bytes after them, which may start inside
+    // a character (`200€` leaves two bytes of the euro sign).
     let b = rest.as_bytes();
-    if b.len() < 4 || !b[0].is_ascii_digit() || !rest.is_char_boundary(4) {
+    if b.len() < 4 || !b[0].is_ascii_digit() {
         return Err(cannot_parse(value, rest, "2006"));
     }
-    let year: i64 = rest[..4]
-        .parse()
-        .ok()
-        .filter(|_| rest[..4].bytes().all(|c| c.is_ascii_digit()))
-        .ok_or_else(|| cannot_parse(value, rest, "2006"))?;
+    let Some(year) = b[..4]
+        .iter()
+        .all(u8::is_ascii_digit)
+        .then(|| rest[..4].parse::<i64>().ok())
+        .flatten()
+    else {
+        return Err(cannot_parse(
+            value,
+            &String::from_utf8_lossy(&b[4..]),
+            "2006",
+        ));
+    };
     rest = &rest[4..];
     let number = |rest: &mut &str, fixed: bool, elem: &str| -> Result<i64, String> {
         let (n, r) = getnum(rest, fixed).ok_or_else(|| cannot_parse(value, rest, elem))?;
