@@ -43,7 +43,11 @@ pub(crate) struct SyntaxError {
     pub expr: String,
 }
 
+/// Go 1.19's code for a pattern too large to compile: its fix for
+/// CVE-2022-41715 came in a point release, which could not add a code.
 const INTERNAL_ERROR: &str = "regexp/syntax: internal error";
+/// The code Go 1.20 and later give a pattern too large to compile.
+const TOO_LARGE: &str = "expression too large";
 const INVALID_CHAR_CLASS_RANGE: &str = "invalid character class range";
 const INVALID_ESCAPE: &str = "invalid escape sequence";
 const INVALID_NAMED_CAPTURE: &str = "invalid named capture";
@@ -311,7 +315,12 @@ pub(super) fn parse(pattern: &str, go: GoRegexp) -> Result<Parsed, SyntaxError> 
     let group = p.groups.pop().unwrap_or_default();
     let tree = p.finish_group(group)?;
     if p.runes > MAX_RUNES || tree.size() > MAX_SIZE {
-        return Err(error(INTERNAL_ERROR, pattern));
+        let code = if p.go == GoRegexp::Go1_19 {
+            INTERNAL_ERROR
+        } else {
+            TOO_LARGE
+        };
+        return Err(error(code, pattern));
     }
     Ok(Parsed {
         tree,
