@@ -67,18 +67,13 @@ fn parse_rfc3339(value: &str) -> Result<Instant, String> {
     if b.len() < 4 || !b[0].is_ascii_digit() {
         return Err(cannot_parse(value, rest, "2006"));
     }
-    let Some(year) = b[..4]
+    if !b[..4].iter().all(u8::is_ascii_digit) {
+        let after = super::gostr::message_text(&b[4..]);
+        return Err(cannot_parse(value, &after, "2006"));
+    }
+    let year = b[..4]
         .iter()
-        .all(u8::is_ascii_digit)
-        .then(|| rest[..4].parse::<i64>().ok())
-        .flatten()
-    else {
-        return Err(cannot_parse(
-            value,
-            &String::from_utf8_lossy(&b[4..]),
-            "2006",
-        ));
-    };
+        .fold(0i64, |y, d| y * 10 + i64::from(d - b'0'));
     rest = &rest[4..];
     let number = |rest: &mut &str, fixed: bool, elem: &str| -> Result<i64, String> {
         let (n, r) = getnum(rest, fixed).ok_or_else(|| cannot_parse(value, rest, elem))?;
